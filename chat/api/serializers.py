@@ -1,0 +1,117 @@
+"""Serializers of the chat API: they validate input and shape output, nothing else."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from django.conf import settings
+from drf_spectacular.utils import extend_schema_field
+from rest_framework import serializers
+
+from ..models import Conversation, Message, ToolCall
+
+
+class StrictCharField(serializers.CharField):
+    """A CharField that refuses numbers and booleans instead of converting them."""
+
+    def to_internal_value(self, data: Any) -> str:
+        if not isinstance(data, str):
+            self.fail("invalid")
+        return super().to_internal_value(data)
+
+
+class RejectUnknownFieldsMixin:
+    """Reject keys the endpoint does not know, so typos fail loudly."""
+
+    def validate(self, attrs: dict[str, Any]) -> dict[str, Any]:
+        unknown = set(self.initial_data) - set(self.fields)  # type: ignore[attr-defined]
+        if unknown:
+            raise serializers.ValidationError({key: ["Unknown field."] for key in sorted(unknown)})
+        return attrs
+
+
+class ConversationSerializer(RejectUnknownFieldsMixin, serializers.ModelSerializer):
+    title = StrictCharField(max_length=200, required=False, allow_blank=True)
+
+    class Meta:
+        model = Conversation
+        fields = ["id", "title", "active_skills", "created_at", "updated_at"]
+        read_only_fields = ["id", "active_skills", "created_at", "updated_at"]
+
+
+class ToolCallSerializer(serializers.ModelSerializer):
+    class Meta:
+        model = ToolCall
+        fields = ["id", "call_id", "iteration", "tool", "arguments", "result", "ok", "error", "duration_ms"]
+
+
+class UsageSerializer(serializers.Serializer):
+    prompt_tokens = serializers.IntegerField()
+    completion_tokens = serializers.IntegerField()
+    total_tokens = serializers.IntegerField()
+    cost = serializers.DecimalField(max_digits=12, decimal_places=6, allow_null=True)
+
+
+class MessageSerializer(serializers.ModelSerializer):
+    usage = serializers.SerializerMethodField()
+    tool_calls = ToolCallSerializer(many=True, read_only=True)
+
+    class Meta:
+        model = Message
+        fields = [
+            "id",
+            "conversation",
+            "role",
+            "status",
+            "content",
+            "intent",
+            "language",
+            "error",
+            "reply_to",
+            "active_skills",
+            "skill_reason",
+            "tools_offered",
+            "temperature",
+            "fixed_tokens",
+            "monolithic_fixed_tokens",
+            "model",
+            "usage",
+            "tool_calls",
+            "created_at",
+            "finished_at",
+        ]
+        read_only_fields = fields
+
+    @extend_schema_field(UsageSerializer)
+    def get_usage(self, message: Message) -> dict[str, Any]:
+        return UsageSerializer(
+            {
+                "prompt_tokens": message.prompt_tokens,
+                "completion_tokens": message.completion_tokens,
+                "total_tokens": message.total_tokens,
+                "cost": message.cost,
+            }
+        ).data
+
+
+class MessageCreateSerializer(RejectUnknownFieldsMixin, serializers.Serializer):
+    content = StrictCharField(max_length=settings.MESSAGE_MAX_CHARS, trim_whitespace=False)
+
+    def validate_content(self, value: str) -> str:
+        if not value.strip():
+            raise serializers.ValidationError("This field may not be blank.")
+        return value
+
+
+class SubmissionSerializer(serializers.Serializer):
+    user_message = MessageSerializer()
+    assistant_message = MessageSerializer(allow_null=True)
+
+
+class TokenRequestSerializer(RejectUnknownFieldsMixin, serializers.Serializer):
+    username = StrictCharField(max_length=150)
+    password = StrictCharField(max_length=128, trim_whitespace=False, style={"input_type": "password"})
+
+
+class TokenSerializer(serializers.Serializer):
+    token = serializers.CharField()

@@ -1,0 +1,190 @@
+"""Chat API views: translate HTTP to service calls, nothing more."""
+
+from __future__ import annotations
+
+import re
+from typing import Any
+
+from django.contrib.auth import authenticate
+from django.db.models import QuerySet
+from django.shortcuts import get_object_or_404
+from drf_spectacular.types import OpenApiTypes
+from drf_spectacular.utils import OpenApiParameter, extend_schema
+from rest_framework import generics, mixins, status, viewsets
+from rest_framework.authtoken.models import Token
+from rest_framework.exceptions import AuthenticationFailed, ValidationError
+from rest_framework.pagination import CursorPagination
+from rest_framework.permissions import AllowAny, IsAuthenticated
+from rest_framework.request import Request
+from rest_framework.response import Response
+from rest_framework.throttling import ScopedRateThrottle
+from rest_framework.views import APIView
+
+from ..models import Conversation, Message
+from ..services import (
+    IdempotencyConflict,
+    Submission,
+    request_fingerprint,
+    retry_reply,
+    submit_message,
+    submit_message_once,
+)
+from .serializers import (
+    ConversationSerializer,
+    MessageCreateSerializer,
+    MessageSerializer,
+    SubmissionSerializer,
+    TokenRequestSerializer,
+    TokenSerializer,
+)
+
+IDEMPOTENCY_KEY = re.compile(r"^[A-Za-z0-9._:-]{1,128}$")
+
+
+class NewestFirst(CursorPagination):
+    ordering = ("-created_at", "-id")
+    page_size = 50
+    page_size_query_param = "page_size"
+    max_page_size = 200
+
+
+def owned_conversations(user: Any) -> QuerySet[Conversation]:
+    """The only way views reach conversations: scoped to their owner."""
+    return Conversation.objects.filter(owner=user)
+
+
+def owned_messages(user: Any) -> QuerySet[Message]:
+    return Message.objects.filter(conversation__owner=user).prefetch_related("tool_calls")
+
+
+class ConversationViewSet(
+    mixins.CreateModelMixin,
+    mixins.ListModelMixin,
+    mixins.RetrieveModelMixin,
+    mixins.UpdateModelMixin,
+    mixins.DestroyModelMixin,
+    viewsets.GenericViewSet,
+):
+    """Create, list (newest first), retrieve, rename and delete your conversations."""
+
+    serializer_class = ConversationSerializer
+    pagination_class = NewestFirst
+
+    def get_queryset(self) -> QuerySet[Conversation]:
+        return owned_conversations(self.request.user)
+
+    def perform_create(self, serializer: ConversationSerializer) -> None:
+        serializer.save(owner=self.request.user)
+
+
+IDEMPOTENCY_PARAMETER = OpenApiParameter(
+    "Idempotency-Key",
+    OpenApiTypes.STR,
+    OpenApiParameter.HEADER,
+    description="Retries with the same key and body return the first response; another body gets 422.",
+)
+
+
+class ConversationMessagesView(generics.ListCreateAPIView):
+    """List a conversation's messages (newest first) or send a new one."""
+
+    pagination_class = NewestFirst
+    serializer_class = MessageSerializer
+    throttle_scope = "messages"
+
+    def get_throttles(self) -> list[Any]:
+        return [ScopedRateThrottle()] if self.request.method == "POST" else []
+
+    def conversation(self) -> Conversation:
+        return get_object_or_404(owned_conversations(self.request.user), pk=self.kwargs["conversation_id"])
+
+    def get_queryset(self) -> QuerySet[Message]:
+        return owned_messages(self.request.user).filter(conversation=self.conversation())
+
+    @extend_schema(
+        request=MessageCreateSerializer,
+        responses={202: SubmissionSerializer},
+        parameters=[IDEMPOTENCY_PARAMETER],
+    )
+    def post(self, request: Request, *args: Any, **kwargs: Any) -> Response:
+        conversation = self.conversation()
+        serializer = MessageCreateSerializer(data=request.data)
+        serializer.is_valid(raise_exception=True)
+        content = serializer.validated_data["content"]
+        key = request.headers.get("Idempotency-Key")
+        if key is None:
+            body = render_submission(submit_message(user=request.user, conversation=conversation, content=content))
+            return Response(body, status=status.HTTP_202_ACCEPTED)
+        if not IDEMPOTENCY_KEY.match(key):
+            raise ValidationError({"Idempotency-Key": ["Use 1-128 characters: letters, digits, '.', '_', ':' or '-'."]})
+        try:
+            body, _ = submit_message_once(
+                user=request.user,
+                conversation=conversation,
+                content=content,
+                key=key,
+                fingerprint=request_fingerprint(conversation_id=conversation.pk, body=request.data),
+                render=render_submission,
+            )
+        except IdempotencyConflict as exc:
+            return Response({"detail": str(exc)}, status=status.HTTP_422_UNPROCESSABLE_ENTITY)
+        return Response(body, status=status.HTTP_202_ACCEPTED)
+
+
+def render_submission(submission: Submission) -> dict[str, Any]:
+    return SubmissionSerializer(
+        {"user_message": submission.user_message, "assistant_message": submission.assistant_message}
+    ).data
+
+
+class MessageDetailView(generics.RetrieveAPIView):
+    """One of your messages; poll an assistant message until its status is done or failed."""
+
+    serializer_class = MessageSerializer
+
+    def get_queryset(self) -> QuerySet[Message]:
+        return owned_messages(self.request.user)
+
+
+class MessageRetryView(APIView):
+    """Queue a failed assistant reply again."""
+
+    @extend_schema(request=None, responses={202: MessageSerializer})
+    def post(self, request: Request, pk: int) -> Response:
+        message = get_object_or_404(owned_messages(request.user), pk=pk)
+        if message.role != Message.Role.ASSISTANT or message.status != Message.Status.FAILED:
+            return Response(
+                {"detail": "Only a failed assistant reply can be retried."}, status=status.HTTP_409_CONFLICT
+            )
+        return Response(MessageSerializer(retry_reply(message)).data, status=status.HTTP_202_ACCEPTED)
+
+
+class TokenView(APIView):
+    """Obtain (POST with username and password) or revoke (DELETE) your API token."""
+
+    def get_permissions(self) -> list[Any]:
+        return [AllowAny()] if self.request.method == "POST" else [IsAuthenticated()]
+
+    def perform_authentication(self, request: Request) -> None:
+        # Logging in must not be blocked by a stale or revoked token still in the header.
+        if request.method != "POST":
+            super().perform_authentication(request)
+
+    @extend_schema(request=TokenRequestSerializer, responses={200: TokenSerializer})
+    def post(self, request: Request) -> Response:
+        serializer = TokenRequestSerializer(data=request.data)
+        serializer.is_valid(raise_exception=True)
+        user = authenticate(
+            request._request,
+            username=serializer.validated_data["username"],
+            password=serializer.validated_data["password"],
+        )
+        if user is None or not user.is_active:
+            raise AuthenticationFailed("Unable to log in with the provided credentials.")
+        token, _ = Token.objects.get_or_create(user=user)
+        return Response({"token": token.key})
+
+    @extend_schema(request=None, responses={204: None})
+    def delete(self, request: Request) -> Response:
+        Token.objects.filter(user=request.user).delete()
+        return Response(status=status.HTTP_204_NO_CONTENT)

@@ -1,0 +1,361 @@
+"""Message preprocessor: separates explicit instructions from natural language.
+
+Runs on every user message before anything is sent to the model. It recognises
+three kinds of explicit syntax:
+
+``/name args...``
+    Invokes a skill (``/help`` included). Recognised only as the first thing on
+    a line, so ``and/or``, ``1/2``, ``https://x/y`` and ``src/core`` stay text.
+    The name is a slug ``[a-z0-9][a-z0-9_-]*`` and must be followed by
+    whitespace or the end of the line (``/src/core`` is therefore text).
+
+``!command args`` / ``! command args`` / ``!`command args```
+    A shell command, also only as the first thing on a line, so ``Great!``
+    stays text. In the backtick form nothing but whitespace may follow the
+    closing backtick; otherwise the line is prose that quotes a command.
+
+``@name``
+    A reference to one of the user's documents, recognised at the start of a
+    line or after whitespace (so ``a@b.com`` is not one). Only plain file names
+    are accepted; anything path-like is rejected and never resolved.
+
+Command arguments are split shell-style (quotes keep spaces); an unbalanced
+quote falls back to plain whitespace splitting instead of failing. Lines inside
+fenced code blocks (```` ``` ````) are never treated as commands or references,
+because pasted code routinely starts lines with ``/`` or ``!`` and contains
+``@``.
+"""
+
+from __future__ import annotations
+
+import re
+import shlex
+from collections.abc import Callable, Iterator, Sequence
+from dataclasses import dataclass
+from typing import Literal
+
+CommandType = Literal["skill", "shell"]
+ReferenceResolver = Callable[[str], str | None]
+
+UNKNOWN_DOCUMENT = "unknown document"
+
+_SKILL_LINE = re.compile(r"/(?P<name>[a-z0-9][a-z0-9_-]*)(?=\s|$)")
+# Allows "/" so that a path-like executable is parsed and then refused by the
+# runner, rather than silently becoming chat text.
+_EXECUTABLE = re.compile(r"[A-Za-z0-9._+/-]+")
+_CODE_FENCE = "```"
+
+# Also matches "/", "\\" and "~" so that path-like references are captured
+# whole and can be rejected, instead of a harmless-looking prefix being used.
+_REFERENCE = re.compile(r"(?<!\S)@(?P<name>[A-Za-z0-9._~/\\-]+)")
+_PLAIN_DOCUMENT_NAME = re.compile(r"[A-Za-z0-9_][A-Za-z0-9._-]{0,254}")
+
+_PLACEHOLDER = re.compile(
+    r"(?P<escaped>\\\$)"
+    r"|\$\{SKILL_ROOT\}"
+    r"|(?P<arguments>\$ARGUMENTS)(?![A-Za-z0-9_])"
+    # A positional placeholder is "$" + a number, unless it reads as money:
+    # preceded by a letter (R$1, US$5) or followed by a decimal part ($1.00,
+    # $1,00). "(?!\d)" stops backtracking from turning "$12.50" into "$1".
+    r"|(?<![A-Za-z])\$(?P<index>[1-9][0-9]*)(?![0-9])(?![.,][0-9])"
+)
+
+
+@dataclass(frozen=True)
+class CommandInstruction:
+    """An explicit instruction extracted from a message."""
+
+    name: str
+    args: tuple[str, ...]
+    type: CommandType
+    original_string: str
+
+    @property
+    def raw_arguments(self) -> str:
+        """The argument text exactly as typed, for ``$ARGUMENTS``."""
+        parsed = _parse_command_line(self.original_string)
+        return parsed[1] if parsed is not None else ""
+
+
+@dataclass(frozen=True)
+class FileReference:
+    """An ``@name`` document reference; ``rejected_reason`` is None when usable."""
+
+    name: str
+    original_string: str
+    rejected_reason: str | None
+
+
+@dataclass(frozen=True)
+class PreprocessingResult:
+    """The outcome of preprocessing one message."""
+
+    cleaned_content: str
+    commands: tuple[CommandInstruction, ...]
+    should_halt_conversation: bool
+    references: tuple[FileReference, ...]
+
+
+@dataclass(frozen=True)
+class _Line:
+    """One line of the message and what it was recognised as."""
+
+    text: str
+    kind: Literal["text", "code", "command"]
+    command: CommandInstruction | None = None
+
+
+def execute(
+    content: str, *, resolve_reference: ReferenceResolver | None = None
+) -> PreprocessingResult:
+    """Extract commands and document references from a user message.
+
+    ``cleaned_content`` is the message without its command lines, with blank
+    runs collapsed and outer whitespace trimmed. Each usable ``@name`` is passed
+    to ``resolve_reference`` (once per distinct name); its text replaces the
+    first ``@name`` in the prose as a ``[document: name]`` block. References that
+    sit on a skill command line keep the literal ``@name`` in the command's args
+    and have their block appended to ``cleaned_content`` instead. Shell command
+    lines are not scanned: their arguments go verbatim to a program, for which
+    ``@`` has its own meaning (``curl -d @body.json``).
+
+    ``should_halt_conversation`` is True when the message holds commands and no
+    other text; appended document blocks do not count as text.
+    """
+    lines = _classify_lines(content)
+    commands = tuple(line.command for line in lines if line.command is not None)
+    kept = _tidy_lines([line for line in lines if line.kind != "command"])
+
+    documents = _Documents(resolve_reference)
+    for line in lines:
+        documents.collect(line)
+    prose = "\n".join(documents.expand(line) for line in kept).strip()
+
+    return PreprocessingResult(
+        cleaned_content=_append_blocks(prose, documents.unexpanded_blocks()),
+        commands=commands,
+        should_halt_conversation=bool(commands) and not _has_text(kept),
+        references=documents.references(),
+    )
+
+
+def render_arguments(
+    template: str,
+    args: Sequence[str],
+    *,
+    raw_arguments: str,
+    skill_root: str = "",
+) -> str:
+    """Substitute argument placeholders in a command template.
+
+    ``$ARGUMENTS`` becomes ``raw_arguments``; ``$1``…``$N`` the 1-based
+    positional args (empty when missing; ``$10`` is the tenth); ``${SKILL_ROOT}``
+    becomes ``skill_root``; ``\\$`` is a literal ``$``. Amounts are left alone:
+    ``$<digits>`` is not a placeholder when a letter precedes the ``$`` (``R$1``)
+    or a ``.``/``,`` plus digit follows the number (``$1.00``). Anything else,
+    such as ``$0`` or ``$HOME``, stays literal. Substitution is single-pass, so
+    placeholders inside argument values are never expanded.
+    """
+
+    def substitute(match: re.Match[str]) -> str:
+        if match.group("escaped"):
+            return "$"
+        if match.group("arguments"):
+            return raw_arguments
+        index = match.group("index")
+        if index is None:
+            return skill_root
+        position = int(index) - 1
+        return args[position] if position < len(args) else ""
+
+    return _PLACEHOLDER.sub(substitute, template)
+
+
+def _classify_lines(content: str) -> list[_Line]:
+    """Label each line as prose, fenced code, or a command."""
+    lines: list[_Line] = []
+    in_fence = False
+    for text in content.splitlines():
+        if text.lstrip().startswith(_CODE_FENCE):
+            in_fence = not in_fence
+            lines.append(_Line(text, "code"))
+        elif in_fence:
+            lines.append(_Line(text, "code"))
+        else:
+            command = _command_from_line(text)
+            kind = "text" if command is None else "command"
+            lines.append(_Line(text, kind, command))
+    return lines
+
+
+def _command_from_line(text: str) -> CommandInstruction | None:
+    """The command a line holds, if the line is one."""
+    original = text.strip()
+    parsed = _parse_command_line(original)
+    if parsed is None:
+        return None
+    name, raw_arguments = parsed
+    command_type: CommandType = "skill" if original.startswith("/") else "shell"
+    return CommandInstruction(
+        name=name,
+        args=_split_arguments(raw_arguments),
+        type=command_type,
+        original_string=original,
+    )
+
+
+def _parse_command_line(line: str) -> tuple[str, str] | None:
+    """Split a stripped command line into (name, raw argument text)."""
+    if line.startswith("/"):
+        match = _SKILL_LINE.match(line)
+        if match is None:
+            return None
+        return match.group("name"), line[match.end() :].strip()
+    if line.startswith("!"):
+        body = _shell_body(line[1:].strip())
+        if body is None:
+            return None
+        head, *rest = body.split(None, 1)
+        name = _split_arguments(head)
+        if len(name) != 1 or not _EXECUTABLE.fullmatch(name[0]):
+            return None
+        return name[0], "".join(rest).strip()
+    return None
+
+
+def _shell_body(text: str) -> str | None:
+    """The command text after ``!``, unwrapping the backtick form."""
+    if not text.startswith("`"):
+        return text or None
+    inner, closed, trailing = text[1:].partition("`")
+    if closed and trailing.strip():
+        return None
+    return inner.strip() or None
+
+
+def _split_arguments(raw: str) -> tuple[str, ...]:
+    """Split arguments shell-style, tolerating unbalanced quotes."""
+    try:
+        return tuple(shlex.split(raw))
+    except ValueError:
+        # Chat text is full of apostrophes ("I don't know"); never fail on it.
+        return tuple(raw.split())
+
+
+def _tidy_lines(lines: list[_Line]) -> list[_Line]:
+    """Trim trailing spaces on prose and collapse runs of blank lines."""
+    tidied: list[_Line] = []
+    for line in lines:
+        if line.kind == "text":
+            line = _Line(line.text.rstrip(), "text")
+        blank = line.kind == "text" and not line.text
+        if blank and (not tidied or _is_blank(tidied[-1])):
+            continue
+        tidied.append(line)
+    while tidied and _is_blank(tidied[-1]):
+        tidied.pop()
+    return tidied
+
+
+def _is_blank(line: _Line) -> bool:
+    """Whether a line is an empty prose line."""
+    return line.kind == "text" and not line.text
+
+
+def _has_text(lines: Sequence[_Line]) -> bool:
+    """Whether any line has visible content (fenced code counts)."""
+    return any(line.text.strip() for line in lines)
+
+
+def _find_references(text: str) -> Iterator[tuple[int, int, str]]:
+    """Yield (start, end, name) for each ``@name`` in a line."""
+    for match in _REFERENCE.finditer(text):
+        # A trailing dot ends the sentence, it is not part of the name.
+        name = match.group("name").rstrip(".")
+        if name:
+            start = match.start()
+            yield start, start + 1 + len(name), name
+
+
+def _rejection_reason(name: str) -> str | None:
+    """Why a referenced name may not be resolved, or None if it may."""
+    if ".." in name:
+        return "path traversal is not allowed"
+    if name.startswith(("/", "\\")):
+        return "absolute paths are not allowed"
+    if name.startswith("~"):
+        return "home directory paths are not allowed"
+    if "/" in name or "\\" in name:
+        return "paths are not allowed; refer to a document by its name"
+    if not _PLAIN_DOCUMENT_NAME.fullmatch(name):
+        return "not a plain document name"
+    return None
+
+
+def _document_block(name: str, content: str) -> str:
+    """A resolved document, delimited so the model can tell it from prose."""
+    body = content.rstrip("\n")
+    return f"[document: {name}]\n{body}\n[/document]"
+
+
+def _append_blocks(prose: str, blocks: list[str]) -> str:
+    """Prose followed by document blocks, separated by blank lines."""
+    return "\n\n".join(part for part in (prose, *blocks) if part)
+
+
+class _Documents:
+    """Collects references in message order and resolves each name once."""
+
+    def __init__(self, resolve: ReferenceResolver | None) -> None:
+        self._resolve = resolve
+        self._references: dict[str, FileReference] = {}
+        self._contents: dict[str, str] = {}
+        self._expanded: set[str] = set()
+
+    def collect(self, line: _Line) -> None:
+        """Record the references on a prose or skill command line."""
+        scanned = line.kind == "text" or (
+            line.command is not None and line.command.type == "skill"
+        )
+        if not scanned:
+            return
+        for _, _, name in _find_references(line.text):
+            if name not in self._references:
+                self._references[name] = self._reference(name)
+
+    def expand(self, line: _Line) -> str:
+        """The line with the first mention of each resolved document expanded."""
+        if line.kind != "text":
+            return line.text
+        parts: list[str] = []
+        position = 0
+        for start, end, name in _find_references(line.text):
+            if name in self._contents and name not in self._expanded:
+                self._expanded.add(name)
+                parts += [line.text[position:start], _document_block(name, self._contents[name])]
+                position = end
+        parts.append(line.text[position:])
+        return "".join(parts)
+
+    def unexpanded_blocks(self) -> list[str]:
+        """Blocks for resolved documents mentioned only on command lines."""
+        return [
+            _document_block(name, content)
+            for name, content in self._contents.items()
+            if name not in self._expanded
+        ]
+
+    def references(self) -> tuple[FileReference, ...]:
+        """Every distinct reference, in order of first mention."""
+        return tuple(self._references.values())
+
+    def _reference(self, name: str) -> FileReference:
+        original = f"@{name}"
+        reason = _rejection_reason(name)
+        if reason is None and self._resolve is not None:
+            content = self._resolve(name)
+            if content is None:
+                reason = UNKNOWN_DOCUMENT
+            else:
+                self._contents[name] = content
+        return FileReference(name=name, original_string=original, rejected_reason=reason)

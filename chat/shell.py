@@ -1,0 +1,202 @@
+"""Guarded runner for ``!command`` shell instructions.
+
+Users of a hosted service must not be able to run programs on its servers, so
+execution is refused unless a policy enables it, and even then only for staff
+and only for allowlisted executables. When a command does run, it gets no
+shell (``;``, ``|`` and ``$()`` reach the program as literal arguments), no
+stdin, an environment holding only ``PATH``, an empty scratch working
+directory, a time limit and a cap on the output it can return.
+"""
+
+from __future__ import annotations
+
+import os
+import re
+import selectors
+import shlex
+import shutil
+import signal
+import subprocess
+import tempfile
+import time
+from dataclasses import dataclass
+from typing import IO, cast
+
+from chat.preprocessor import CommandInstruction
+
+SAFE_PATH = "/usr/local/bin:/usr/bin:/bin"
+DISABLED_REFUSAL = "Shell commands are disabled on this service."
+STAFF_ONLY_REFUSAL = "Shell commands are only available to staff accounts."
+
+_READ_CHUNK_BYTES = 65536
+_BACKTICK_RUN = re.compile(r"`+")
+
+
+@dataclass(frozen=True)
+class ShellPolicy:
+    """Whether and how shell commands may run."""
+
+    enabled: bool
+    allowlist: frozenset[str]
+    timeout_seconds: float
+    output_cap_bytes: int
+
+
+@dataclass(frozen=True)
+class ShellOutcome:
+    """What happened to one shell command; ``refusal`` is set when it did not run."""
+
+    ran: bool
+    exit_code: int | None
+    output: str
+    truncated: bool
+    timed_out: bool
+    refusal: str | None
+
+
+@dataclass(frozen=True)
+class _Capture:
+    output: bytes
+    truncated: bool
+    timed_out: bool
+
+
+def run_command(
+    command: CommandInstruction, policy: ShellPolicy, *, is_staff: bool
+) -> ShellOutcome:
+    """Run a shell instruction if the policy and user allow it.
+
+    Never raises for a refused or missing executable; the reason is returned
+    in ``refusal``. Raises ValueError when given a non-shell instruction.
+    """
+    if command.type != "shell":
+        raise ValueError(f"not a shell command: {command.original_string!r}")
+    refusal = _refusal(command.name, policy, is_staff=is_staff)
+    if refusal is not None:
+        return _refused(refusal)
+    executable = shutil.which(command.name, path=SAFE_PATH)
+    if executable is None:
+        return _refused(f"'{command.name}' is not installed on this server.")
+    try:
+        return _run(executable, command.args, policy)
+    except OSError as error:
+        return _refused(f"'{command.name}' could not be started: {error.strerror}.")
+
+
+def format_outcome(command: CommandInstruction, outcome: ShellOutcome) -> str:
+    """The chat reply describing a shell command's outcome."""
+    shown = shlex.join([command.name, *command.args])
+    if not outcome.ran:
+        return f"Did not run `{shown}`: {outcome.refusal}"
+    lines = [f"$ {shown}", _fenced(outcome.output.rstrip("\n"))]
+    if outcome.truncated:
+        lines.append("(output truncated)")
+    if outcome.timed_out:
+        lines.append("(timed out; the command was stopped)")
+    else:
+        lines.append(f"(exit code {outcome.exit_code})")
+    return "\n".join(lines)
+
+
+def _refusal(name: str, policy: ShellPolicy, *, is_staff: bool) -> str | None:
+    """Why the executable may not run, or None if it may."""
+    if not policy.enabled:
+        return DISABLED_REFUSAL
+    if not is_staff:
+        return STAFF_ONLY_REFUSAL
+    if "/" in name or "\\" in name:
+        return f"Run commands by name only; '{name}' is a path."
+    if name not in policy.allowlist:
+        if not policy.allowlist:
+            return f"'{name}' is not allowed; no commands are allowed."
+        allowed = ", ".join(sorted(policy.allowlist))
+        return f"'{name}' is not allowed. Allowed commands: {allowed}."
+    return None
+
+
+def _refused(reason: str) -> ShellOutcome:
+    """An outcome for a command that was not run."""
+    return ShellOutcome(
+        ran=False, exit_code=None, output="", truncated=False, timed_out=False, refusal=reason
+    )
+
+
+def _run(executable: str, args: tuple[str, ...], policy: ShellPolicy) -> ShellOutcome:
+    """Run the program in a scratch directory, capturing capped output."""
+    deadline = time.monotonic() + policy.timeout_seconds
+    with tempfile.TemporaryDirectory() as scratch:
+        process = subprocess.Popen(
+            [executable, *args],
+            stdin=subprocess.DEVNULL,
+            stdout=subprocess.PIPE,
+            stderr=subprocess.STDOUT,
+            env={"PATH": SAFE_PATH},
+            cwd=scratch,
+            # Its own process group, so a timeout also kills any children.
+            start_new_session=True,
+        )
+        with process:
+            # stdout=PIPE guarantees a stream.
+            stream = cast(IO[bytes], process.stdout)
+            try:
+                capture = _capture(stream, policy.output_cap_bytes, deadline)
+                exit_code = None if capture.timed_out else _wait(process, deadline)
+            finally:
+                if process.poll() is None:
+                    _kill(process)
+    return ShellOutcome(
+        ran=True,
+        exit_code=exit_code,
+        output=capture.output.decode("utf-8", errors="replace"),
+        truncated=capture.truncated,
+        timed_out=exit_code is None,
+        refusal=None,
+    )
+
+
+def _capture(stream: IO[bytes], cap: int, deadline: float) -> _Capture:
+    """Read output until EOF or the deadline, keeping at most ``cap`` bytes."""
+    kept = bytearray()
+    truncated = False
+    with selectors.DefaultSelector() as selector:
+        selector.register(stream, selectors.EVENT_READ)
+        while True:
+            remaining = deadline - time.monotonic()
+            if remaining <= 0:
+                return _Capture(bytes(kept), truncated, timed_out=True)
+            if not selector.select(remaining):
+                continue
+            chunk = os.read(stream.fileno(), _READ_CHUNK_BYTES)
+            if not chunk:
+                return _Capture(bytes(kept), truncated, timed_out=False)
+            # Keep draining past the cap so the program is not blocked on a
+            # full pipe and its exit code stays meaningful.
+            room = cap - len(kept)
+            kept += chunk[: max(room, 0)]
+            truncated = truncated or len(chunk) > room
+
+
+def _wait(process: subprocess.Popen[bytes], deadline: float) -> int | None:
+    """The exit code, or None if the program outlives the deadline."""
+    try:
+        return process.wait(timeout=max(deadline - time.monotonic(), 0))
+    except subprocess.TimeoutExpired:
+        return None
+
+
+def _kill(process: subprocess.Popen[bytes]) -> None:
+    """Kill the program and everything it started."""
+    try:
+        os.killpg(process.pid, signal.SIGKILL)
+    except ProcessLookupError:
+        pass
+    process.wait()
+
+
+def _fenced(output: str) -> str:
+    """Output as a code block whose fence the output cannot close early."""
+    if not output:
+        return "(no output)"
+    longest = max((len(run) for run in _BACKTICK_RUN.findall(output)), default=0)
+    fence = "`" * max(3, longest + 1)
+    return f"{fence}\n{output}\n{fence}"

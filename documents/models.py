@@ -1,0 +1,40 @@
+"""Documents attached to chat messages (pasted context moved out of the message)."""
+
+from __future__ import annotations
+
+from django.conf import settings
+from django.db import models
+
+
+class ChatDocument(models.Model):
+    """A document a user owns, attached to the message it came from."""
+
+    USER_CONTEXT = "user_context"
+
+    owner = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="chat_documents")
+    conversation = models.ForeignKey("chat.Conversation", on_delete=models.CASCADE, related_name="documents")
+    message = models.ForeignKey(
+        "chat.Message", on_delete=models.CASCADE, null=True, blank=True, related_name="documents"
+    )
+    label = models.CharField(max_length=32, default=USER_CONTEXT)
+    file_name = models.CharField(max_length=120)
+    title = models.CharField(max_length=200, blank=True)
+    mime_type = models.CharField(max_length=100, default="text/plain")
+    content = models.TextField()
+    size_bytes = models.PositiveIntegerField(default=0)
+    summary = models.CharField(max_length=200, blank=True)
+    created_at = models.DateTimeField(auto_now_add=True)
+
+    class Meta:
+        ordering = ["created_at", "id"]
+        indexes = [models.Index(fields=["conversation", "created_at"], name="chatdoc_conv_created")]
+        constraints = [
+            models.UniqueConstraint(fields=["conversation", "file_name"], name="chatdoc_unique_name_per_conversation")
+        ]
+
+    def __str__(self) -> str:
+        return self.file_name
+
+    def save(self, *args, **kwargs):  # type: ignore[no-untyped-def]
+        self.size_bytes = len(self.content.encode("utf-8"))
+        super().save(*args, **kwargs)

@@ -1,0 +1,6 @@
+from django.apps import AppConfig
+
+
+class LifeAssistantConfig(AppConfig):
+    name = "lifeassistant"
+    verbose_name = "Life assistant"

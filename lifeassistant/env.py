@@ -1,0 +1,126 @@
+"""The one settings loader: typed reads of environment variables.
+
+Every reader raises ``ImproperlyConfigured`` naming the variable when a value is
+malformed, so a bad deployment fails at start instead of at the first request.
+"""
+
+from __future__ import annotations
+
+import os
+from typing import Any
+from urllib.parse import urlparse
+
+import dj_database_url
+from django.core.exceptions import ImproperlyConfigured
+
+_TRUE = {"1", "true", "yes", "on"}
+_FALSE = {"0", "false", "no", "off"}
+
+
+def _raw(name: str) -> str | None:
+    value = os.environ.get(name)
+    if value is None or value.strip() == "":
+        return None
+    return value.strip()
+
+
+def env_str(name: str, default: str = "") -> str:
+    """A string, or ``default`` when unset or blank."""
+    value = _raw(name)
+    return default if value is None else value
+
+
+def env_required(name: str) -> str:
+    """A string that must be set."""
+    value = _raw(name)
+    if value is None:
+        raise ImproperlyConfigured(f"{name} must be set.")
+    return value
+
+
+def env_bool(name: str, default: bool) -> bool:
+    """A boolean written as 1/0, true/false, yes/no or on/off."""
+    value = _raw(name)
+    if value is None:
+        return default
+    lowered = value.lower()
+    if lowered in _TRUE:
+        return True
+    if lowered in _FALSE:
+        return False
+    raise ImproperlyConfigured(f"{name} must be a boolean (true/false), got {value!r}.")
+
+
+def env_int(name: str, default: int, *, minimum: int | None = None, maximum: int | None = None) -> int:
+    """An integer, optionally bounded."""
+    value = _raw(name)
+    if value is None:
+        return default
+    try:
+        number = int(value)
+    except ValueError:
+        raise ImproperlyConfigured(f"{name} must be an integer, got {value!r}.") from None
+    _check_bounds(name, number, minimum, maximum)
+    return number
+
+
+def env_float(name: str, default: float, *, minimum: float | None = None, maximum: float | None = None) -> float:
+    """A floating-point number, optionally bounded."""
+    value = _raw(name)
+    if value is None:
+        return default
+    try:
+        number = float(value)
+    except ValueError:
+        raise ImproperlyConfigured(f"{name} must be a number, got {value!r}.") from None
+    _check_bounds(name, number, minimum, maximum)
+    return number
+
+
+def _check_bounds(name: str, number: float, minimum: float | None, maximum: float | None) -> None:
+    if minimum is not None and number < minimum:
+        raise ImproperlyConfigured(f"{name} must be at least {minimum}, got {number}.")
+    if maximum is not None and number > maximum:
+        raise ImproperlyConfigured(f"{name} must be at most {maximum}, got {number}.")
+
+
+def env_list(name: str, default: list[str]) -> list[str]:
+    """A comma-separated list; blank items are dropped."""
+    value = _raw(name)
+    if value is None:
+        return list(default)
+    return [item.strip() for item in value.split(",") if item.strip()]
+
+
+def env_database(name: str, default: str) -> dict[str, Any]:
+    """A Django DATABASES entry from a URL (sqlite:///path or postgres://...)."""
+    url = env_str(name, default)
+    scheme = urlparse(url).scheme
+    if scheme not in {"sqlite", "postgres", "postgresql", "pgsql"}:
+        raise ImproperlyConfigured(f"{name} must be a sqlite:// or postgres:// URL, got scheme {scheme!r}.")
+    try:
+        config: dict[str, Any] = dict(dj_database_url.parse(url, conn_max_age=60 if scheme != "sqlite" else 0))
+    except Exception as exc:  # dj-database-url raises several types for bad URLs
+        raise ImproperlyConfigured(f"{name} is not a valid database URL: {exc}") from None
+    if scheme != "sqlite":
+        config["CONN_HEALTH_CHECKS"] = True
+    return config
+
+
+def env_cache(name: str, default: str) -> dict[str, Any]:
+    """A Django CACHES entry from a URL: locmem:// or redis://host:port/db."""
+    url = env_str(name, default)
+    parsed = urlparse(url)
+    if parsed.scheme == "locmem":
+        return {"BACKEND": "django.core.cache.backends.locmem.LocMemCache", "LOCATION": parsed.netloc or "default"}
+    if parsed.scheme in {"redis", "rediss"}:
+        return {"BACKEND": "django.core.cache.backends.redis.RedisCache", "LOCATION": url}
+    raise ImproperlyConfigured(f"{name} must be a locmem:// or redis:// URL, got {url!r}.")
+
+
+def env_url(name: str, default: str, *, schemes: set[str]) -> str:
+    """A URL whose scheme is one of ``schemes`` (or ``default`` when unset)."""
+    url = env_str(name, default)
+    if url and urlparse(url).scheme not in schemes:
+        raise ImproperlyConfigured(f"{name} must use one of {sorted(schemes)}, got {url!r}.")
+    return url

@@ -1,0 +1,35 @@
+from pathlib import Path
+from typing import Any
+
+from django.conf import settings
+from django.contrib.auth import get_user_model
+from django.core.management.base import BaseCommand, CommandParser
+
+from lifeassistant.models import Profile
+from skills.loading import load_directory
+
+SHIPPED_SKILLS = Path(__file__).resolve().parents[3] / "skills" / "definitions"
+
+
+class Command(BaseCommand):
+    help = "Load the shipped skills and create the demo user (safe to run again)."
+
+    def add_arguments(self, parser: CommandParser) -> None:
+        parser.add_argument("--username", default="demo")
+        parser.add_argument("--password", default="demo-pass-123")
+
+    def handle(self, *args: Any, username: str, password: str, **options: Any) -> None:
+        self.stdout.write(load_directory(SHIPPED_SKILLS).summary())
+        user_model = get_user_model()
+        user, created = user_model.objects.get_or_create(username=username, defaults={"is_staff": True})
+        if created:
+            user.set_password(password)
+            user.is_superuser = True
+            user.save()
+        Profile.for_user(user)
+        model = settings.LLM_MODEL
+        self.stdout.write(
+            "\nReady on http://127.0.0.1:8000/  (admin at /admin/, API docs at /api/docs/)\n"
+            f"Demo login: {username} / {password if created else '(unchanged)'}\n"
+            f"Model: {model}" + (" — offline, set LLM_MODEL for a real model" if model == settings.OFFLINE_MODEL else "")
+        )

@@ -1,0 +1,149 @@
+"""Skill planning for one message: the ORM-facing adapter around the pure skills logic.
+
+The enabled skills and their compiled matcher are cached per process and rebuilt
+when any skill changes: saving a skill bumps a version number in the shared cache
+(Redis in production), so every worker notices on its next message.
+"""
+
+from __future__ import annotations
+
+import logging
+import threading
+from dataclasses import dataclass
+from typing import Any
+from uuid import uuid4
+
+from django.conf import settings
+from django.core.cache import cache
+from django.utils import timezone
+
+from .composition import BASE_PROMPT, Composition, compose, compose_monolithic
+from .domain import SkillDefinition
+from .inertia import Decision, InertiaState, decide
+from .matching import TriggerMatcher, compile_matcher
+from .models import Skill
+
+logger = logging.getLogger(__name__)
+
+VERSION_KEY = "skills:catalog-version"
+
+
+@dataclass(frozen=True)
+class Catalog:
+    """The enabled skills of one version, with their matcher."""
+
+    version: str
+    skills: tuple[SkillDefinition, ...]
+    matcher: TriggerMatcher
+
+
+_local = threading.local()
+_monolithic_tokens: dict[tuple[str, str], int] = {}
+
+
+def bump_catalog_version() -> None:
+    """Tell every process that the skills changed."""
+    cache.set(VERSION_KEY, uuid4().hex, timeout=None)
+
+
+def current_catalog() -> Catalog:
+    """The cached catalog, rebuilt when the shared version moved."""
+    version = cache.get(VERSION_KEY)
+    if version is None:
+        version = uuid4().hex
+        cache.add(VERSION_KEY, version, timeout=None)
+        version = cache.get(VERSION_KEY) or version
+    cached: Catalog | None = getattr(_local, "catalog", None)
+    if cached is not None and cached.version == version:
+        return cached
+    definitions = tuple(skill.to_definition() for skill in Skill.objects.filter(enabled=True))
+    catalog = Catalog(version, definitions, compile_matcher(definitions))
+    _local.catalog = catalog
+    return catalog
+
+
+@dataclass(frozen=True)
+class SkillPlan:
+    """The skills, prompt, tools and temperature chosen for one message."""
+
+    decision: Decision | None
+    composition: Composition
+    reason: str
+    fixed_tokens: int
+    monolithic_fixed_tokens: int
+
+    def ledger_fields(self) -> dict[str, Any]:
+        """Fields of the assistant Message that record this plan."""
+        return {
+            "active_skills": list(self.composition.skill_names),
+            "skill_reason": self.reason,
+            "tools_offered": list(self.composition.tool_names),
+            "temperature": self.composition.temperature,
+            "system_prompt": self.composition.system_prompt,
+            "fixed_tokens": self.fixed_tokens,
+            "monolithic_fixed_tokens": self.monolithic_fixed_tokens,
+        }
+
+    def apply_state(self, conversation: Any) -> None:
+        """Write the new inertia state onto the (locked) conversation; the caller saves it."""
+        if self.decision is None:
+            return
+        state = self.decision.state
+        conversation.active_skills = list(state.active_skills)
+        conversation.skills_detected_at = state.last_detected_at
+        conversation.messages_since_detection = state.messages_since_detection
+
+
+def plan_skills(
+    *,
+    conversation: Any,
+    text: str,
+    preferences: dict[str, bool],
+    explicit: str | None = None,
+    routed: str | None = None,
+) -> SkillPlan:
+    """Detect the skills for ``text`` with the conversation's inertia, and compose them."""
+    from chat.llm import count_tokens
+    from chat.tools import REGISTRY
+
+    catalog = current_catalog()
+    tool_catalog = REGISTRY.catalog()
+    monolithic = compose_monolithic(catalog.skills, tool_catalog, base_prompt=BASE_PROMPT)
+    monolithic_tokens = _monolithic_token_count(catalog.version, monolithic)
+    if not settings.SKILLS_ENABLED:
+        return SkillPlan(None, monolithic, "disabled", monolithic_tokens, monolithic_tokens)
+
+    state = InertiaState(
+        active_skills=tuple(conversation.active_skills or ()),
+        last_detected_at=conversation.skills_detected_at,
+        messages_since_detection=conversation.messages_since_detection,
+    )
+    decision = decide(
+        skills=catalog.skills,
+        matches=catalog.matcher.match(text),
+        state=state,
+        preferences=preferences,
+        inertia_messages=settings.SKILL_INERTIA_MESSAGES,
+        now=timezone.now(),
+        explicit=explicit,
+        routed=routed,
+    )
+    composition = compose(decision.active, tool_catalog, base_prompt=BASE_PROMPT)
+    if composition.missing_tools:
+        logger.warning("skills %s name unknown tools %s; skipped",
+                       ",".join(composition.skill_names), ",".join(composition.missing_tools))
+    fixed = count_tokens(
+        messages=[{"role": "system", "content": composition.system_prompt}], tools=list(composition.tools)
+    )
+    return SkillPlan(decision, composition, decision.reason, fixed, monolithic_tokens)
+
+
+def _monolithic_token_count(version: str, monolithic: Composition) -> int:
+    from chat.llm import count_tokens
+
+    key = (version, settings.LLM_MODEL)
+    if key not in _monolithic_tokens:
+        _monolithic_tokens[key] = count_tokens(
+            messages=[{"role": "system", "content": monolithic.system_prompt}], tools=list(monolithic.tools)
+        )
+    return _monolithic_tokens[key]

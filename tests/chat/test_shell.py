@@ -1,0 +1,233 @@
+"""Tests for the guarded shell runner."""
+
+from __future__ import annotations
+
+import os
+import time
+
+import pytest
+
+from chat.preprocessor import CommandInstruction
+from chat.shell import (
+    DISABLED_REFUSAL,
+    SAFE_PATH,
+    STAFF_ONLY_REFUSAL,
+    ShellOutcome,
+    ShellPolicy,
+    format_outcome,
+    run_command,
+)
+
+
+def shell(name: str, *args: str) -> CommandInstruction:
+    """A shell instruction as the preprocessor would produce it."""
+    return CommandInstruction(
+        name=name, args=args, type="shell", original_string=f"!{' '.join([name, *args])}"
+    )
+
+
+def policy(
+    *allowed: str, enabled: bool = True, timeout: float = 5.0, cap: int = 10_000
+) -> ShellPolicy:
+    return ShellPolicy(
+        enabled=enabled,
+        allowlist=frozenset(allowed),
+        timeout_seconds=timeout,
+        output_cap_bytes=cap,
+    )
+
+
+def assert_refused(outcome: ShellOutcome) -> None:
+    assert outcome.ran is False
+    assert outcome.exit_code is None
+    assert outcome.output == ""
+    assert outcome.refusal
+
+
+# --- refusals -----------------------------------------------------------------------
+
+
+def test_a_disabled_policy_refuses_even_staff():
+    outcome = run_command(shell("echo", "hi"), policy("echo", enabled=False), is_staff=True)
+
+    assert_refused(outcome)
+    assert outcome.refusal == DISABLED_REFUSAL == "Shell commands are disabled on this service."
+
+
+def test_a_non_staff_user_is_refused():
+    outcome = run_command(shell("echo", "hi"), policy("echo"), is_staff=False)
+
+    assert_refused(outcome)
+    assert outcome.refusal == STAFF_ONLY_REFUSAL
+
+
+def test_an_executable_outside_the_allowlist_is_refused_naming_the_allowed_ones():
+    outcome = run_command(shell("rm", "-rf", "x"), policy("echo", "ls"), is_staff=True)
+
+    assert_refused(outcome)
+    assert "'rm'" in outcome.refusal
+    assert "echo, ls" in outcome.refusal
+
+
+def test_an_empty_allowlist_refuses_everything():
+    outcome = run_command(shell("echo"), policy(), is_staff=True)
+
+    assert_refused(outcome)
+    assert "no commands are allowed" in outcome.refusal
+
+
+def test_an_executable_given_as_a_path_is_refused_even_if_allowlisted():
+    outcome = run_command(shell("/bin/echo", "hi"), policy("/bin/echo"), is_staff=True)
+
+    assert_refused(outcome)
+    assert "path" in outcome.refusal
+
+
+def test_a_missing_executable_is_refused_instead_of_raising():
+    missing = "no-such-program-here"
+
+    outcome = run_command(shell(missing), policy(missing), is_staff=True)
+
+    assert_refused(outcome)
+    assert missing in outcome.refusal
+
+
+def test_a_skill_instruction_is_not_accepted_as_a_shell_command():
+    skill = CommandInstruction(name="echo", args=(), type="skill", original_string="/echo")
+
+    with pytest.raises(ValueError):
+        run_command(skill, policy("echo"), is_staff=True)
+
+
+# --- running --------------------------------------------------------------------------
+
+
+def test_an_allowlisted_command_runs_with_shell_syntax_passed_literally():
+    command = shell("echo", "hi;", "whoami", "|", "cat", "$(id)")
+
+    outcome = run_command(command, policy("echo"), is_staff=True)
+
+    assert outcome == ShellOutcome(
+        ran=True,
+        exit_code=0,
+        output="hi; whoami | cat $(id)\n",
+        truncated=False,
+        timed_out=False,
+        refusal=None,
+    )
+
+
+def test_the_exit_code_of_a_failing_command_is_reported():
+    outcome = run_command(shell("ls", "/no/such/dir"), policy("ls"), is_staff=True)
+
+    assert outcome.ran is True
+    assert outcome.exit_code not in (0, None)
+    assert "/no/such/dir" in outcome.output
+
+
+def test_the_environment_holds_only_path(monkeypatch):
+    monkeypatch.setenv("SECRET_KEY", "do-not-leak")
+
+    outcome = run_command(shell("env"), policy("env"), is_staff=True)
+
+    assert outcome.output == f"PATH={SAFE_PATH}\n"
+
+
+@pytest.fixture
+def open_stdin():
+    """Point fd 0 at a pipe nobody closes, so an inherited stdin would block."""
+    read_end, write_end = os.pipe()
+    saved = os.dup(0)
+    os.dup2(read_end, 0)
+    yield
+    os.dup2(saved, 0)
+    for fd in (saved, read_end, write_end):
+        os.close(fd)
+
+
+def test_stdin_is_closed_so_a_reader_finishes_at_once(open_stdin):
+    outcome = run_command(shell("cat"), policy("cat", timeout=1.0), is_staff=True)
+
+    assert (outcome.exit_code, outcome.output, outcome.timed_out) == (0, "", False)
+
+
+def test_the_command_runs_in_an_empty_scratch_directory():
+    outcome = run_command(shell("ls", "-A"), policy("ls"), is_staff=True)
+    cwd = run_command(shell("pwd"), policy("pwd"), is_staff=True).output.strip()
+
+    assert outcome.output == ""
+    assert cwd != os.getcwd()
+    assert not os.path.exists(cwd)
+
+
+def test_a_command_that_outlives_the_timeout_is_killed():
+    started = time.monotonic()
+
+    outcome = run_command(shell("sleep", "10"), policy("sleep", timeout=0.2), is_staff=True)
+
+    assert outcome.ran is True
+    assert outcome.timed_out is True
+    assert outcome.exit_code is None
+    assert time.monotonic() - started < 3
+
+
+def test_output_beyond_the_cap_is_truncated():
+    outcome = run_command(shell("seq", "1", "100000"), policy("seq", cap=100), is_staff=True)
+
+    assert outcome.truncated is True
+    assert len(outcome.output.encode()) == 100
+    assert outcome.output.startswith("1\n2\n3\n")
+    assert outcome.exit_code == 0
+
+
+def test_output_within_the_cap_is_not_truncated():
+    outcome = run_command(shell("seq", "1", "3"), policy("seq", cap=6), is_staff=True)
+
+    assert (outcome.output, outcome.truncated) == ("1\n2\n3\n", False)
+
+
+def test_output_cut_inside_a_utf8_character_is_decoded_with_a_replacement():
+    outcome = run_command(shell("echo", "é"), policy("echo", cap=1), is_staff=True)
+
+    assert outcome.output == "\ufffd"
+    assert outcome.truncated is True
+
+
+# --- formatting ---------------------------------------------------------------------------
+
+
+def test_a_refusal_is_formatted_with_its_reason():
+    command = shell("rm", "-rf", "x")
+    outcome = run_command(command, policy(enabled=False), is_staff=True)
+
+    assert format_outcome(command, outcome) == f"Did not run `rm -rf x`: {DISABLED_REFUSAL}"
+
+
+def test_a_finished_command_shows_its_output_in_a_code_block_and_its_exit_code():
+    command = shell("echo", "a b")
+    outcome = ShellOutcome(
+        ran=True, exit_code=0, output="a b\n", truncated=False, timed_out=False, refusal=None
+    )
+
+    assert format_outcome(command, outcome) == "$ echo 'a b'\n```\na b\n```\n(exit code 0)"
+
+
+def test_output_containing_a_fence_gets_a_longer_fence():
+    outcome = ShellOutcome(
+        ran=True, exit_code=0, output="```\n", truncated=False, timed_out=False, refusal=None
+    )
+
+    assert "````\n```\n````" in format_outcome(shell("cat"), outcome)
+
+
+def test_truncation_timeout_and_empty_output_are_stated():
+    outcome = ShellOutcome(
+        ran=True, exit_code=None, output="", truncated=True, timed_out=True, refusal=None
+    )
+
+    text = format_outcome(shell("sleep", "9"), outcome)
+
+    assert "(no output)" in text
+    assert "(output truncated)" in text
+    assert "timed out" in text
+    assert "exit code" not in text

@@ -1,0 +1,55 @@
+"""Shared fixtures: users, API clients and the shipped skills."""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Any
+
+import pytest
+from rest_framework.test import APIClient
+
+REPO = Path(__file__).resolve().parent.parent
+SHARED = REPO.parent / "shared"
+
+
+@pytest.fixture(autouse=True)
+def _fresh_cache() -> Any:
+    """Each test starts with an empty cache (throttles, context, skill catalog version)."""
+    from django.core.cache import cache
+
+    cache.clear()
+    yield
+    cache.clear()
+
+
+@pytest.fixture
+def user(django_user_model: Any) -> Any:
+    return django_user_model.objects.create_user(username="ana", password="pass-ana-123")
+
+
+@pytest.fixture
+def other_user(django_user_model: Any) -> Any:
+    return django_user_model.objects.create_user(username="bruno", password="pass-bruno-123")
+
+
+@pytest.fixture
+def api(user: Any) -> APIClient:
+    client = APIClient()
+    client.force_authenticate(user)
+    return client
+
+
+@pytest.fixture
+def other_api(other_user: Any) -> APIClient:
+    client = APIClient()
+    client.force_authenticate(other_user)
+    return client
+
+
+@pytest.fixture
+def shipped_skills(db: Any) -> None:
+    """Load the seven skills shipped as SKILL.md folders."""
+    from skills.loading import load_directory
+
+    report = load_directory(REPO / "skills" / "definitions")
+    assert not report.errors, report.errors
