@@ -12,7 +12,8 @@ from django.db.models import Q
 from django.utils import timezone
 
 from . import llm
-from .models import Message, ToolCall
+from .actions import is_proposal, propose, replayed_proposal, withdraw_for_failed_reply
+from .models import Message, PendingAction, ToolCall
 from .tool_loop import run_tool_loop
 from .tools import REGISTRY, ToolContext
 from .tools.registry import ToolOutcome, parse_arguments
@@ -40,6 +41,7 @@ def fail(message: Message, error: str) -> None:
     Message.objects.filter(pk=message.pk).update(
         status=Message.Status.FAILED, error=error, finished_at=timezone.now()
     )
+    withdraw_for_failed_reply(message)
 
 
 def answer(message: Message) -> None:
@@ -78,11 +80,19 @@ def answer(message: Message) -> None:
 def execute_tool_call(
     message: Message, context: ToolContext, *, iteration: int, call_id: str, name: str, arguments: str
 ) -> str:
-    """Run one tool call once: a redelivered task gets the stored result back."""
+    """Run one tool call once: a redelivered task gets the stored result back.
+
+    A writing tool does not run: it becomes a pending action the user must confirm,
+    and the model is told so (``chat.actions``).
+    """
     existing = ToolCall.objects.filter(message=message, call_id=call_id).first()
     if existing is not None:
         return _stored_content(existing)
-    outcome = REGISTRY.execute(name, arguments, context)
+    registered = REGISTRY.get(name)
+    if registered is not None and registered.writes:
+        outcome = propose(message=message, context=context, call_id=call_id, name=name, arguments=arguments)
+    else:
+        outcome = REGISTRY.execute(name, arguments, context)
     ToolCall.objects.create(
         message=message,
         call_id=call_id,
@@ -97,8 +107,11 @@ def execute_tool_call(
     return outcome.as_tool_content()
 
 
-def _stored_content(call: ToolCall) -> str:
-    return ToolOutcome(call.ok, call.result, call.error, call.duration_ms).as_tool_content()
+def _stored_content(call: ToolCall, actions: dict[int, PendingAction] | None = None) -> str:
+    result = call.result
+    if actions is not None and is_proposal(result):
+        result = replayed_proposal(result, actions.get(result["action_id"]))
+    return ToolOutcome(call.ok, result, call.error, call.duration_ms).as_tool_content()
 
 
 def _arguments_for_storage(arguments: str) -> Any:
@@ -119,11 +132,20 @@ def build_llm_messages(message: Message) -> list[dict[str, Any]]:
         .order_by("-created_at", "-id")[: settings.HISTORY_MESSAGES]
     )
     history.reverse()
+    # What became of the actions proposed in the history (confirmed, declined, expired).
+    actions = {
+        action.pk: action
+        for action in PendingAction.objects.filter(message__in=[m for m in history if m.role == Message.Role.ASSISTANT])
+    }
     messages: list[dict[str, Any]] = [{"role": "system", "content": message.system_prompt}]
     for past in history:
-        messages.extend(_replay(past))
+        messages.extend(_replay(past, actions))
     if user_message is not None:
         messages.append({"role": "user", "content": user_text(user_message)})
+    # Actions the user confirmed with this very message ran before the model's first step.
+    confirmed = list(message.tool_calls.filter(iteration=0).order_by("id"))
+    if confirmed:
+        messages.extend(_tool_turns(confirmed, actions))
     return messages
 
 
@@ -132,11 +154,18 @@ def user_text(user_message: Message) -> str:
     return user_message.intent.strip() or user_message.content
 
 
-def _replay(past: Message) -> list[dict[str, Any]]:
+def _replay(past: Message, actions: dict[int, PendingAction]) -> list[dict[str, Any]]:
     if past.role == Message.Role.USER:
         return [{"role": "user", "content": user_text(past)}]
+    turns = _tool_turns(list(past.tool_calls.all()), actions)
+    turns.append({"role": "assistant", "content": past.content})
+    return turns
+
+
+def _tool_turns(calls: list[ToolCall], actions: dict[int, PendingAction]) -> list[dict[str, Any]]:
+    """Stored calls as providers expect them: per step, the assistant's calls, then each result."""
     turns: list[dict[str, Any]] = []
-    calls = sorted(past.tool_calls.all(), key=lambda c: (c.iteration, c.id))
+    calls = sorted(calls, key=lambda c: (c.iteration, c.id))
     for iteration in sorted({c.iteration for c in calls}):
         batch = [c for c in calls if c.iteration == iteration]
         turns.append(
@@ -153,7 +182,6 @@ def _replay(past: Message) -> list[dict[str, Any]]:
                 ],
             }
         )
-        turns.extend({"role": "tool", "tool_call_id": c.call_id, "content": _stored_content(c)} for c in batch)
-    turns.append({"role": "assistant", "content": past.content})
+        turns.extend({"role": "tool", "tool_call_id": c.call_id, "content": _stored_content(c, actions)} for c in batch)
     return turns
 

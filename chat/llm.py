@@ -13,6 +13,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 import litellm
+import openai
 from django.conf import settings
 from litellm import CustomLLM, ModelResponse
 
@@ -100,7 +101,7 @@ def completion(
             logger.warning("llm transient error %s, attempt %d/%d, retrying in %.1fs",
                            type(exc).__name__, attempt, attempts, delay)
             time.sleep(delay)
-        except litellm.exceptions.APIError as exc:
+        except openai.OpenAIError as exc:  # litellm's provider errors all derive from it
             raise LLMError(f"The language model refused the request ({type(exc).__name__}).") from exc
     raise AssertionError("unreachable")  # pragma: no cover
 

@@ -115,3 +115,46 @@ class IdempotencyRecord(models.Model):
 
     class Meta:
         constraints = [models.UniqueConstraint(fields=["owner", "key"], name="idempotency_unique_key_per_user")]
+
+
+class PendingAction(models.Model):
+    """A writing tool call the model proposed, waiting for the user to confirm it.
+
+    Nothing is written when the model calls a writing tool: the call becomes a pending
+    action, the user accepts or rejects it (by message or through the API), and only an
+    accepted, unexpired action runs, exactly once.
+    """
+
+    class Status(models.TextChoices):
+        PENDING = "pending"
+        ACCEPTED = "accepted"  # claimed for execution
+        REJECTED = "rejected"
+        EXPIRED = "expired"
+        EXECUTED = "executed"
+        FAILED = "failed"
+
+    conversation = models.ForeignKey(Conversation, on_delete=models.CASCADE, related_name="pending_actions")
+    message = models.ForeignKey(
+        Message, on_delete=models.CASCADE, related_name="pending_actions", help_text="The reply that proposed it."
+    )
+    tool_call_id = models.CharField(max_length=128)
+    tool = models.CharField(max_length=64)
+    arguments = models.JSONField(default=dict, blank=True)
+    summary = models.CharField(max_length=500)
+    status = models.CharField(max_length=16, choices=Status.choices, default=Status.PENDING)
+    result = models.JSONField(null=True, blank=True)
+    error = models.TextField(blank=True)
+    created_at = models.DateTimeField(auto_now_add=True)
+    expires_at = models.DateTimeField()
+    decided_at = models.DateTimeField(null=True, blank=True)
+    executed_at = models.DateTimeField(null=True, blank=True)
+
+    class Meta:
+        ordering = ["created_at", "id"]
+        constraints = [
+            models.UniqueConstraint(fields=["message", "tool_call_id"], name="pendingaction_unique_per_call")
+        ]
+        indexes = [models.Index(fields=["conversation", "status"], name="pendingaction_conv_status")]
+
+    def __str__(self) -> str:
+        return f"{self.tool} ({self.status})"

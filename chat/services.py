@@ -1,24 +1,36 @@
 """The message service: one user message, from the API to a dispatched reply.
 
-Read top to bottom, ``submit_message`` is the spine of the product (see README):
-validate → plan skills → persist both messages in one transaction → dispatch the
-tool loop to Celery once the transaction has committed.
+Read top to bottom, ``submit_message`` is the spine of the product (see README).
 """
 
 from __future__ import annotations
 
 import hashlib
 import json
-from dataclasses import dataclass
 from collections.abc import Callable
+from dataclasses import dataclass
 from typing import Any
 
 from django.db import IntegrityError, transaction
+from django.utils import timezone
 
+from documents.services import (
+    analyze_message,
+    attach_documents,
+    document_tools,
+    documents_section,
+    resolve_reference,
+)
 from lifeassistant.models import Profile
-from skills.services import plan_skills
+from skills.router import semantic_router
+from skills.services import current_catalog, plan_skills
+from skills.skills_context import skills_prompt
 
+from .actions import apply_confirmation
+from .commands import plan_commands
+from .context import prompt_section_for
 from .models import Conversation, IdempotencyRecord, Message
+from .preprocessor import execute as preprocess
 
 
 @dataclass(frozen=True)
@@ -32,29 +44,88 @@ class IdempotencyConflict(Exception):
 
 
 def submit_message(*, user: Any, conversation: Conversation, content: str) -> Submission:
-    """Store the user's message and a pending reply, and queue the reply's tool loop."""
+    """Store the user's message and its reply, queueing the tool loop when the model must answer.
+
+    1. preprocess  `/skill args`, `!shell`, `@document` references      (chat.preprocessor)
+    2. commands    help / unknown command / shell output answer at once (chat.commands)
+    3. analyze     clean intent, pasted context → documents, language   (documents.services)
+    4. skills      triggers → inertia (on the locked conversation) → composition
+    5. context     light context cleared, or shown when the message refers back
+    6. persist     user message, documents, pending reply: one transaction
+    7. dispatch    the tool loop on Celery, after commit
+    """
     profile = Profile.for_user(user)
+    catalog = current_catalog()
+    preprocessed = preprocess(
+        content, resolve_reference=lambda name: resolve_reference(user=user, conversation=conversation, name=name)
+    )
+    commands = plan_commands(
+        preprocessed, skills=catalog.skills, preferences=profile.preferences, is_staff=user.is_staff
+    )
+    analysis = analyze_message(commands.model_text or content, previous_language=profile.language)
     with transaction.atomic():
         # Locking the conversation serialises concurrent messages of one conversation,
         # so the skill-inertia state is read and written atomically.
         locked = Conversation.objects.select_for_update().get(pk=conversation.pk)
-        plan = plan_skills(conversation=locked, text=content, preferences=profile.preferences)
+        previous_skills = list(locked.active_skills or [])
+        plan = plan_skills(
+            conversation=locked,
+            text=analysis.intent,
+            preferences=profile.preferences,
+            explicit=commands.explicit_skill,
+            explicit_args=commands.skill_args,
+            explicit_raw_arguments=commands.skill_raw_arguments,
+            extra_tools=document_tools(locked, adding=len(analysis.items)),
+            router=semantic_router() if commands.reply is None else None,
+        )
         user_message = Message.objects.create(
-            conversation=locked, role=Message.Role.USER, status=Message.Status.DONE, content=content
+            conversation=locked,
+            role=Message.Role.USER,
+            status=Message.Status.DONE,
+            content=content,
+            intent=analysis.intent if analysis.intent != content else "",
+            language=analysis.language or "",
+        )
+        attach_documents(user_message, analysis.items)
+        ledger = plan.ledger_fields()
+        ledger["system_prompt"] = join_sections(
+            ledger["system_prompt"],
+            skills_prompt(catalog.skills, profile.preferences),
+            documents_section(locked),
+            prompt_section_for(
+                locked,
+                analysis.intent,
+                previous_skills=previous_skills,
+                new_skills=ledger["active_skills"],
+                reason=plan.reason,
+            ),
         )
         assistant_message = Message.objects.create(
             conversation=locked,
             role=Message.Role.ASSISTANT,
-            status=Message.Status.PENDING,
+            status=Message.Status.PENDING if commands.reply is None else Message.Status.DONE,
             reply_to=user_message,
-            **plan.ledger_fields(),
+            content=commands.reply or "",
+            finished_at=None if commands.reply is None else timezone.now(),
+            **ledger,
         )
+        if assistant_message.status == Message.Status.PENDING:
+            # "sim" / "não" answers the actions the last reply proposed; the model sees the outcome.
+            apply_confirmation(conversation=locked, text=content, user=user, reply=assistant_message)
         plan.apply_state(locked)
         if not locked.title:
             locked.title = _title_from(content)
         locked.save()
-        dispatch_reply(assistant_message)
+        if commands.reply is None:
+            dispatch_reply(assistant_message)
+    if analysis.language and analysis.language != profile.language:
+        Profile.objects.filter(pk=profile.pk).update(language=analysis.language)
     return Submission(user_message, assistant_message)
+
+
+def join_sections(*sections: str) -> str:
+    """System-prompt sections joined by blank lines, empty ones left out."""
+    return "\n\n".join(section for section in sections if section.strip())
 
 
 def dispatch_reply(assistant_message: Message) -> None:

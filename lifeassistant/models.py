@@ -36,3 +36,162 @@ class Profile(models.Model):
     def for_user(cls, user: Any) -> Profile:
         profile, _ = cls.objects.get_or_create(user=user)
         return profile
+
+
+class Area(models.TextChoices):
+    """Areas of life the assistant's data belongs to."""
+
+    GENERAL = "general"
+    FINANCE = "finance"
+    HEALTH = "health"
+    RELATIONSHIPS = "relationships"
+    PROFESSIONAL = "professional"
+    SPIRITUAL = "spiritual"
+    EMOTIONAL = "emotional"
+
+
+class KnowledgeItem(models.Model):
+    """A lasting fact the assistant learned about its user (preference, goal, fact...)."""
+
+    class Kind(models.TextChoices):
+        FACT = "fact"
+        PREFERENCE = "preference"
+        GOAL = "goal"
+        MEMORY = "memory"
+        INSIGHT = "insight"
+
+    owner = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="knowledge_items")
+    kind = models.CharField(max_length=16, choices=Kind.choices, default=Kind.FACT)
+    area = models.CharField(max_length=16, choices=Area.choices, default=Area.GENERAL)
+    content = models.TextField()
+    source = models.CharField(max_length=16, default="conversation", help_text="Where the fact came from.")
+    created_at = models.DateTimeField(auto_now_add=True)
+    updated_at = models.DateTimeField(auto_now=True)
+
+    class Meta:
+        ordering = ["-created_at", "-id"]
+        indexes = [models.Index(fields=["owner", "area", "-created_at"], name="knowledge_owner_area")]
+
+    def __str__(self) -> str:
+        return self.content[:60]
+
+
+class MetricEntry(models.Model):
+    """One tracked measurement: weight, water, sleep, exercise, mood, energy..."""
+
+    class Type(models.TextChoices):
+        WEIGHT = "weight"
+        WATER = "water"
+        SLEEP = "sleep"
+        EXERCISE = "exercise"
+        MOOD = "mood"
+        ENERGY = "energy"
+        STEPS = "steps"
+
+    owner = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="metric_entries")
+    type = models.CharField(max_length=16, choices=Type.choices)
+    value = models.DecimalField(max_digits=10, decimal_places=2)
+    unit = models.CharField(max_length=16)
+    recorded_at = models.DateTimeField(help_text="When the measurement happened.")
+    note = models.CharField(max_length=500, blank=True)
+    created_at = models.DateTimeField(auto_now_add=True)
+    updated_at = models.DateTimeField(auto_now=True)
+
+    class Meta:
+        ordering = ["-recorded_at", "-id"]
+        verbose_name_plural = "metric entries"
+        indexes = [models.Index(fields=["owner", "type", "-recorded_at"], name="metric_owner_type_recorded")]
+
+    def __str__(self) -> str:
+        return f"{self.type} {self.value} {self.unit}"
+
+
+class Expense(models.Model):
+    """Money the user spent."""
+
+    owner = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="expenses")
+    amount = models.DecimalField(max_digits=12, decimal_places=2)
+    description = models.CharField(max_length=200)
+    category = models.CharField(max_length=32, default="other")
+    spent_on = models.DateField()
+    created_at = models.DateTimeField(auto_now_add=True)
+
+    class Meta:
+        ordering = ["-spent_on", "-id"]
+        indexes = [models.Index(fields=["owner", "-spent_on"], name="expense_owner_spent")]
+
+    def __str__(self) -> str:
+        return f"{self.description} ({self.amount})"
+
+
+class Bill(models.Model):
+    """A bill to pay by a due date (rent, electricity, a boleto...)."""
+
+    class Status(models.TextChoices):
+        PENDING = "pending"
+        PAID = "paid"
+
+    owner = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="bills")
+    name = models.CharField(max_length=200)
+    amount = models.DecimalField(max_digits=12, decimal_places=2)
+    due_date = models.DateField()
+    category = models.CharField(max_length=32, default="other")
+    status = models.CharField(max_length=16, choices=Status.choices, default=Status.PENDING)
+    paid_at = models.DateField(null=True, blank=True)
+    created_at = models.DateTimeField(auto_now_add=True)
+
+    class Meta:
+        ordering = ["due_date", "id"]
+        indexes = [models.Index(fields=["owner", "status", "due_date"], name="bill_owner_status_due")]
+
+    def __str__(self) -> str:
+        return f"{self.name} ({self.amount}, {self.due_date})"
+
+
+class Debt(models.Model):
+    """Money the user owes, paid down over time (a loan, a card in installments...)."""
+
+    owner = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="debts")
+    name = models.CharField(max_length=200)
+    creditor = models.CharField(max_length=200, blank=True)
+    total_amount = models.DecimalField(max_digits=12, decimal_places=2)
+    paid_amount = models.DecimalField(max_digits=12, decimal_places=2, default=0)
+    installments_total = models.PositiveSmallIntegerField(null=True, blank=True)
+    installments_paid = models.PositiveSmallIntegerField(default=0)
+    monthly_interest_rate = models.DecimalField(
+        max_digits=6, decimal_places=3, null=True, blank=True, help_text="Percent per month."
+    )
+    started_on = models.DateField(null=True, blank=True)
+    created_at = models.DateTimeField(auto_now_add=True)
+
+    class Meta:
+        ordering = ["name", "id"]
+
+    def __str__(self) -> str:
+        return self.name
+
+    @property
+    def remaining_amount(self) -> Any:
+        return max(self.total_amount - self.paid_amount, 0)
+
+
+class Person(models.Model):
+    """Someone in the user's life (personal CRM)."""
+
+    owner = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="people")
+    name = models.CharField(max_length=120)
+    relationship = models.CharField(max_length=64, blank=True, help_text="e.g. mãe, amigo, chefe.")
+    birthday = models.DateField(null=True, blank=True)
+    notes = models.TextField(blank=True)
+    facts = models.JSONField(default=dict, blank=True, help_text="Short named facts, e.g. {\"gosta de\": \"café\"}.")
+    last_interaction_on = models.DateField(null=True, blank=True)
+    created_at = models.DateTimeField(auto_now_add=True)
+    updated_at = models.DateTimeField(auto_now=True)
+
+    class Meta:
+        ordering = ["name", "id"]
+        verbose_name_plural = "people"
+        indexes = [models.Index(fields=["owner", "name"], name="person_owner_name")]
+
+    def __str__(self) -> str:
+        return self.name

@@ -114,6 +114,10 @@ SPECTACULAR_SETTINGS = {
     "VERSION": "1.0.0",
     "SERVE_INCLUDE_SCHEMA": False,
     "COMPONENT_SPLIT_REQUEST": True,
+    "ENUM_NAME_OVERRIDES": {
+        "MessageStatusEnum": "chat.models.Message.Status",
+        "PendingActionStatusEnum": "chat.models.PendingAction.Status",
+    },
 }
 
 # --- Celery ---------------------------------------------------------------------
@@ -150,6 +154,7 @@ TOOL_LOOP_TIME_BUDGET_SECONDS = env_float("TOOL_LOOP_TIME_BUDGET_SECONDS", 90.0,
 SKILLS_ENABLED = env_bool("SKILLS_ENABLED", True)
 SKILL_INERTIA_MESSAGES = env_int("SKILL_INERTIA_MESSAGES", 5, minimum=0)
 SEMANTIC_ROUTER_ENABLED = env_bool("SEMANTIC_ROUTER_ENABLED", False)
+SEMANTIC_ROUTER_TIMEOUT_SECONDS = env_float("SEMANTIC_ROUTER_TIMEOUT_SECONDS", 10.0, minimum=1.0)
 CONTEXT_LIGHT_TTL_SECONDS = env_int("CONTEXT_LIGHT_TTL_SECONDS", 1800, minimum=1)
 PENDING_ACTION_TTL_SECONDS = env_int("PENDING_ACTION_TTL_SECONDS", 3600, minimum=60)
 SHELL_COMMANDS_ENABLED = env_bool("SHELL_COMMANDS_ENABLED", False)

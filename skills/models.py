@@ -2,10 +2,15 @@
 
 from __future__ import annotations
 
+from collections.abc import Iterable
+from typing import Any
+
+from django.core.exceptions import ValidationError
 from django.core.validators import MaxValueValidator, MinValueValidator, RegexValidator
 from django.db import models
 
-from .domain import SkillDefinition, ToneConfig
+from .domain import FALLBACK_SKILL, SkillDefinition, ToneConfig
+from .matching import validate_pattern
 
 TONE_STYLE_CHOICES = [(c, c) for c in ("practical", "reflective", "empathetic", "hopeful", "direct", "celebratory")]
 EMOJI_LEVEL_CHOICES = [(c, c) for c in ("none", "minimal", "moderate")]
@@ -13,8 +18,62 @@ RESPONSE_LENGTH_CHOICES = [(c, c) for c in ("concise", "moderate", "elaborated")
 FORMALITY_CHOICES = [(c, c) for c in ("informal", "careful-informal")]
 
 
+PROTECTED_MESSAGE = (
+    f"The fallback skill {FALLBACK_SKILL!r} answers every message no other skill claims: "
+    "it cannot be deleted or disabled."
+)
+
+
+class FallbackSkillProtected(models.ProtectedError):
+    """Raised when code tries to delete or disable the fallback skill."""
+
+    def __init__(self, protected_objects: Iterable[Any] = ()) -> None:
+        super().__init__(PROTECTED_MESSAGE, set(protected_objects))
+
+
+class SkillQuerySet(models.QuerySet):
+    """Bulk operations that keep the fallback skill: it is never deleted nor disabled."""
+
+    def delete(self) -> tuple[int, dict[str, int]]:
+        fallback = list(self.filter(name=FALLBACK_SKILL))
+        if fallback:
+            raise FallbackSkillProtected(fallback)
+        return super().delete()
+
+    delete.alters_data = True  # type: ignore[attr-defined]
+    delete.queryset_only = True  # type: ignore[attr-defined]
+
+    def update(self, **kwargs: Any) -> int:
+        if kwargs.get("enabled") is False:
+            fallback = list(self.filter(name=FALLBACK_SKILL))
+            if fallback:
+                raise FallbackSkillProtected(fallback)
+        return super().update(**kwargs)
+
+    update.alters_data = True  # type: ignore[attr-defined]
+
+
+def unknown_tools(names: Iterable[str]) -> list[str]:
+    """The names that no registered tool has (see chat.tools.REGISTRY)."""
+    from chat.tools import REGISTRY
+
+    known = set(REGISTRY.names())
+    return [name for name in names if name not in known]
+
+
+def _text_items_error(value: Any) -> str | None:
+    if not isinstance(value, list) or not all(isinstance(item, str) for item in value):
+        return "Enter a list of text items."
+    return None
+
+
 class Skill(models.Model):
-    """A package of tools, prompt and tone that activates for one domain of conversation."""
+    """A package of tools, prompt and tone that activates for one domain of conversation.
+
+    The fallback skill ``general`` answers whatever no other skill claims, so it can be
+    neither deleted nor disabled: ``clean()``, ``save()``, ``delete()`` and the queryset's
+    bulk ``delete()``/``update(enabled=False)`` refuse to.
+    """
 
     name = models.SlugField(max_length=64, unique=True, validators=[RegexValidator(r"^[a-z0-9_-]+$")])
     description = models.TextField(help_text="When this skill applies; shown to the router and in the skills prompt.")
@@ -35,11 +94,62 @@ class Skill(models.Model):
     created_at = models.DateTimeField(auto_now_add=True)
     updated_at = models.DateTimeField(auto_now=True)
 
+    objects = SkillQuerySet.as_manager()
+
     class Meta:
         ordering = ["priority", "name"]
 
     def __str__(self) -> str:
         return self.name
+
+    @property
+    def is_fallback(self) -> bool:
+        """Whether this is the fallback skill, which must always exist and be enabled."""
+        return self.name == FALLBACK_SKILL or self._stored_name() == FALLBACK_SKILL
+
+    def _stored_name(self) -> str | None:
+        if self.pk is None:
+            return None
+        return type(self).objects.filter(pk=self.pk).values_list("name", flat=True).first()
+
+    def clean(self) -> None:
+        """Check what the field types cannot: patterns, tool names, the fallback rules."""
+        errors: dict[str, list[str]] = {}
+        for field in ("trigger_patterns", "tools", "examples"):
+            problem = _text_items_error(getattr(self, field))
+            if problem:
+                errors.setdefault(field, []).append(problem)
+        if "trigger_patterns" not in errors:
+            for pattern in self.trigger_patterns:
+                reason = validate_pattern(pattern)
+                if reason is not None:
+                    errors.setdefault("trigger_patterns", []).append(f"Pattern {pattern!r}: {reason}.")
+        if "tools" not in errors:
+            missing = unknown_tools(self.tools)
+            if missing:
+                errors.setdefault("tools", []).append(
+                    f"Unknown tool{'s' if len(missing) > 1 else ''}: {', '.join(missing)}. "
+                    "Use the names of registered tools."
+                )
+        stored_name = self._stored_name()
+        if stored_name == FALLBACK_SKILL and self.name != FALLBACK_SKILL:
+            errors.setdefault("name", []).append(
+                f"The fallback skill {FALLBACK_SKILL!r} cannot be renamed."
+            )
+        if FALLBACK_SKILL in (self.name, stored_name) and not self.enabled:
+            errors.setdefault("enabled", []).append(PROTECTED_MESSAGE)
+        if errors:
+            raise ValidationError(errors)
+
+    def save(self, *args: Any, **kwargs: Any) -> None:
+        if self.name == FALLBACK_SKILL and not self.enabled:
+            raise ValidationError({"enabled": [PROTECTED_MESSAGE]})
+        super().save(*args, **kwargs)
+
+    def delete(self, *args: Any, **kwargs: Any) -> tuple[int, dict[str, int]]:
+        if self.is_fallback:
+            raise FallbackSkillProtected([self])
+        return super().delete(*args, **kwargs)
 
     def to_definition(self) -> SkillDefinition:
         """The plain, ORM-free definition used by matching and composition."""

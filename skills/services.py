@@ -9,7 +9,8 @@ from __future__ import annotations
 
 import logging
 import threading
-from dataclasses import dataclass
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass, replace
 from typing import Any
 from uuid import uuid4
 
@@ -18,10 +19,11 @@ from django.core.cache import cache
 from django.utils import timezone
 
 from .composition import BASE_PROMPT, Composition, compose, compose_monolithic
-from .domain import SkillDefinition
-from .inertia import Decision, InertiaState, decide
+from .domain import BASE_TOOLS, SkillDefinition
+from .inertia import Decision, InertiaState, decide, is_allowed
 from .matching import TriggerMatcher, compile_matcher
 from .models import Skill
+
 
 logger = logging.getLogger(__name__)
 
@@ -38,7 +40,7 @@ class Catalog:
 
 
 _local = threading.local()
-_monolithic_tokens: dict[tuple[str, str], int] = {}
+_monolithic_tokens: dict[tuple[str, str, tuple[str, ...]], int] = {}
 
 
 def bump_catalog_version() -> None:
@@ -100,16 +102,28 @@ def plan_skills(
     text: str,
     preferences: dict[str, bool],
     explicit: str | None = None,
-    routed: str | None = None,
+    explicit_args: tuple[str, ...] = (),
+    explicit_raw_arguments: str = "",
+    extra_tools: Sequence[str] = (),
+    router: Callable[[str, Sequence[SkillDefinition], dict[str, bool]], str | None] | None = None,
 ) -> SkillPlan:
-    """Detect the skills for ``text`` with the conversation's inertia, and compose them."""
+    """Detect the skills for ``text`` with the conversation's inertia, and compose them.
+
+    ``explicit`` is a skill forced by a ``/name args`` command: its prompt extension is
+    rendered with the arguments. ``router`` (the optional LLM router) is asked only
+    when neither triggers nor inertia chose a skill.
+    """
     from chat.llm import count_tokens
+    from chat.preprocessor import render_arguments
     from chat.tools import REGISTRY
 
     catalog = current_catalog()
     tool_catalog = REGISTRY.catalog()
-    monolithic = compose_monolithic(catalog.skills, tool_catalog, base_prompt=BASE_PROMPT)
-    monolithic_tokens = _monolithic_token_count(catalog.version, monolithic)
+    base_tools = (*BASE_TOOLS, *extra_tools)
+    # The monolithic assistant this user would get: every tool, every skill they may use.
+    usable = tuple(skill for skill in catalog.skills if is_allowed(skill, preferences))
+    monolithic = compose_monolithic(usable, tool_catalog, base_prompt=BASE_PROMPT)
+    monolithic_tokens = _monolithic_token_count(catalog.version, usable, monolithic)
     if not settings.SKILLS_ENABLED:
         return SkillPlan(None, monolithic, "disabled", monolithic_tokens, monolithic_tokens)
 
@@ -118,17 +132,32 @@ def plan_skills(
         last_detected_at=conversation.skills_detected_at,
         messages_since_detection=conversation.messages_since_detection,
     )
-    decision = decide(
-        skills=catalog.skills,
-        matches=catalog.matcher.match(text),
-        state=state,
-        preferences=preferences,
-        inertia_messages=settings.SKILL_INERTIA_MESSAGES,
-        now=timezone.now(),
-        explicit=explicit,
-        routed=routed,
+
+    def decide_with(routed: str | None) -> Decision:
+        return decide(
+            catalog.skills,
+            catalog.matcher.match(text),
+            state,
+            now=timezone.now(),
+            preferences=preferences,
+            inertia_messages=settings.SKILL_INERTIA_MESSAGES,
+            explicit=explicit,
+            routed=routed,
+        )
+
+    decision = decide_with(None)
+    if decision.reason == "fallback" and router is not None:
+        routed = router(text, catalog.skills, preferences)
+        if routed is not None:
+            decision = decide_with(routed)
+    active = tuple(
+        replace(skill, prompt_extension=render_arguments(
+            skill.prompt_extension, explicit_args, raw_arguments=explicit_raw_arguments, skill_root=f"skills/{skill.name}"
+        ))
+        if skill.name == explicit else skill
+        for skill in decision.active
     )
-    composition = compose(decision.active, tool_catalog, base_prompt=BASE_PROMPT)
+    composition = compose(active, tool_catalog, base_prompt=BASE_PROMPT, base_tools=base_tools)
     if composition.missing_tools:
         logger.warning("skills %s name unknown tools %s; skipped",
                        ",".join(composition.skill_names), ",".join(composition.missing_tools))
@@ -138,10 +167,10 @@ def plan_skills(
     return SkillPlan(decision, composition, decision.reason, fixed, monolithic_tokens)
 
 
-def _monolithic_token_count(version: str, monolithic: Composition) -> int:
+def _monolithic_token_count(version: str, usable: Sequence[SkillDefinition], monolithic: Composition) -> int:
     from chat.llm import count_tokens
 
-    key = (version, settings.LLM_MODEL)
+    key = (version, settings.LLM_MODEL, tuple(skill.name for skill in usable))
     if key not in _monolithic_tokens:
         _monolithic_tokens[key] = count_tokens(
             messages=[{"role": "system", "content": monolithic.system_prompt}], tools=list(monolithic.tools)

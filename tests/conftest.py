@@ -2,11 +2,12 @@
 
 from __future__ import annotations
 
+pytest_plugins = ["tests.scripted_llm"]
+
 from pathlib import Path
 from typing import Any
 
 import pytest
-from rest_framework.test import APIClient
 
 REPO = Path(__file__).resolve().parent.parent
 SHARED = REPO.parent / "shared"
@@ -33,14 +34,18 @@ def other_user(django_user_model: Any) -> Any:
 
 
 @pytest.fixture
-def api(user: Any) -> APIClient:
+def api(user: Any) -> Any:
+    from rest_framework.test import APIClient
+
     client = APIClient()
     client.force_authenticate(user)
     return client
 
 
 @pytest.fixture
-def other_api(other_user: Any) -> APIClient:
+def other_api(other_user: Any) -> Any:
+    from rest_framework.test import APIClient
+
     client = APIClient()
     client.force_authenticate(other_user)
     return client

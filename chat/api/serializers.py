@@ -8,7 +8,10 @@ from django.conf import settings
 from drf_spectacular.utils import extend_schema_field
 from rest_framework import serializers
 
-from ..models import Conversation, Message, ToolCall
+from documents.models import ChatDocument
+
+from ..actions import effective_status
+from ..models import Conversation, Message, PendingAction, ToolCall
 
 
 class StrictCharField(serializers.CharField):
@@ -45,6 +48,48 @@ class ToolCallSerializer(serializers.ModelSerializer):
         fields = ["id", "call_id", "iteration", "tool", "arguments", "result", "ok", "error", "duration_ms"]
 
 
+class MessageDocumentSerializer(serializers.ModelSerializer):
+    class Meta:
+        model = ChatDocument
+        fields = ["id", "file_name", "title", "mime_type", "size_bytes", "summary"]
+
+
+class PendingActionBriefSerializer(serializers.ModelSerializer):
+    """A writing action the reply proposed, as shown under the message."""
+
+    status = serializers.SerializerMethodField()
+
+    class Meta:
+        model = PendingAction
+        fields = ["id", "tool", "arguments", "summary", "status", "expires_at"]
+        read_only_fields = fields
+
+    @extend_schema_field(serializers.ChoiceField(choices=PendingAction.Status.choices))
+    def get_status(self, action: PendingAction) -> str:
+        return effective_status(action)
+
+
+class PendingActionSerializer(PendingActionBriefSerializer):
+    class Meta:
+        model = PendingAction
+        fields = [
+            "id",
+            "conversation",
+            "message",
+            "tool",
+            "arguments",
+            "summary",
+            "status",
+            "result",
+            "error",
+            "created_at",
+            "expires_at",
+            "decided_at",
+            "executed_at",
+        ]
+        read_only_fields = fields
+
+
 class UsageSerializer(serializers.Serializer):
     prompt_tokens = serializers.IntegerField()
     completion_tokens = serializers.IntegerField()
@@ -55,6 +100,8 @@ class UsageSerializer(serializers.Serializer):
 class MessageSerializer(serializers.ModelSerializer):
     usage = serializers.SerializerMethodField()
     tool_calls = ToolCallSerializer(many=True, read_only=True)
+    pending_actions = PendingActionBriefSerializer(many=True, read_only=True)
+    documents = MessageDocumentSerializer(many=True, read_only=True)
 
     class Meta:
         model = Message
@@ -77,6 +124,8 @@ class MessageSerializer(serializers.ModelSerializer):
             "model",
             "usage",
             "tool_calls",
+            "pending_actions",
+            "documents",
             "created_at",
             "finished_at",
         ]
@@ -115,3 +164,19 @@ class TokenRequestSerializer(RejectUnknownFieldsMixin, serializers.Serializer):
 
 class TokenSerializer(serializers.Serializer):
     token = serializers.CharField()
+
+
+class CommandSerializer(serializers.Serializer):
+    name = serializers.CharField()
+    description = serializers.CharField()
+    usage = serializers.CharField()
+
+
+class ContextActionSerializer(serializers.Serializer):
+    """Documents the context endpoint's body; validation is the contract's own."""
+
+    action = serializers.ChoiceField(choices=["store", "retrieve", "clear"])
+    last_intent = serializers.CharField(required=False)
+    last_task_id = serializers.CharField(required=False, allow_null=True)
+    pending_fields = serializers.ListField(child=serializers.CharField(), required=False)
+    last_user_message = serializers.CharField(required=False)

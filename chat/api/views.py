@@ -20,6 +20,11 @@ from rest_framework.response import Response
 from rest_framework.throttling import ScopedRateThrottle
 from rest_framework.views import APIView
 
+from lifeassistant.models import Profile
+from skills.services import current_catalog
+
+from ..commands import available_commands
+from ..context import handle_action as handle_context_action
 from ..models import Conversation, Message
 from ..services import (
     IdempotencyConflict,
@@ -30,6 +35,8 @@ from ..services import (
     submit_message_once,
 )
 from .serializers import (
+    CommandSerializer,
+    ContextActionSerializer,
     ConversationSerializer,
     MessageCreateSerializer,
     MessageSerializer,
@@ -54,7 +61,7 @@ def owned_conversations(user: Any) -> QuerySet[Conversation]:
 
 
 def owned_messages(user: Any) -> QuerySet[Message]:
-    return Message.objects.filter(conversation__owner=user).prefetch_related("tool_calls")
+    return Message.objects.filter(conversation__owner=user).prefetch_related("tool_calls", "documents")
 
 
 class ConversationViewSet(
@@ -67,6 +74,7 @@ class ConversationViewSet(
 ):
     """Create, list (newest first), retrieve, rename and delete your conversations."""
 
+    queryset = Conversation.objects.none()  # for schema generation; requests use get_queryset
     serializer_class = ConversationSerializer
     pagination_class = NewestFirst
 
@@ -188,3 +196,25 @@ class TokenView(APIView):
     def delete(self, request: Request) -> Response:
         Token.objects.filter(user=request.user).delete()
         return Response(status=status.HTTP_204_NO_CONTENT)
+
+
+class ConversationContextView(APIView):
+    """The light conversation context: store, retrieve or clear (see README for the contract)."""
+
+    @extend_schema(request=ContextActionSerializer, responses={200: OpenApiTypes.OBJECT, 400: OpenApiTypes.OBJECT})
+    def post(self, request: Request, conversation_id: int) -> Response:
+        conversation = get_object_or_404(owned_conversations(request.user), pk=conversation_id)
+        if not isinstance(request.data, dict):
+            return Response({"success": False, "error": "The body must be a JSON object."}, status=400)
+        body = handle_context_action(conversation, request.data)
+        return Response(body, status=status.HTTP_200_OK if body["success"] else status.HTTP_400_BAD_REQUEST)
+
+
+class CommandListView(APIView):
+    """The commands you may type in a message (/help, /skill, and ! for allowed staff)."""
+
+    @extend_schema(responses={200: CommandSerializer(many=True)})
+    def get(self, request: Request) -> Response:
+        preferences = Profile.for_user(request.user).preferences
+        commands = available_commands(current_catalog().skills, preferences=preferences, is_staff=request.user.is_staff)
+        return Response(CommandSerializer(commands, many=True).data)

@@ -15,6 +15,7 @@ from dataclasses import dataclass
 from typing import Any
 
 import jsonschema
+from django.db import transaction
 
 logger = logging.getLogger(__name__)
 
@@ -43,6 +44,9 @@ class ToolOutcome:
 
 
 Handler = Callable[[ToolContext, dict[str, Any]], Any]
+# Describes, in one sentence for the user, what a writing tool is about to do; it may
+# raise ToolError when the arguments cannot work (unknown id, bad amount...).
+Summarizer = Callable[[ToolContext, dict[str, Any]], str]
 
 
 class ToolError(Exception):
@@ -56,6 +60,7 @@ class Tool:
     parameters: Mapping[str, Any]
     handler: Handler
     writes: bool = False
+    summarize: Summarizer | None = None
 
     def definition(self) -> dict[str, Any]:
         """The OpenAI-style tool definition sent to the model."""
@@ -95,23 +100,44 @@ class ToolRegistry:
         def failed(error: str) -> ToolOutcome:
             return ToolOutcome(False, None, error, (time.perf_counter() - started) * 1000)
 
-        registered = self._tools.get(name)
-        if registered is None:
-            return failed(f"Unknown tool {name!r}.")
         try:
-            arguments = parse_arguments(raw_arguments)
-            jsonschema.validate(arguments, registered.parameters)
-        except (ValueError, jsonschema.ValidationError) as exc:
-            message = exc.message if isinstance(exc, jsonschema.ValidationError) else str(exc)
-            return failed(f"Invalid arguments for {name}: {message}")
+            registered, arguments = self.validated(name, raw_arguments)
+        except ToolError as exc:
+            return failed(str(exc))
         try:
-            result = registered.handler(context, arguments)
+            # A savepoint: a handler that fails half-way leaves nothing behind, and a
+            # database error inside it cannot poison the caller's transaction.
+            with transaction.atomic():
+                result = registered.handler(context, arguments)
         except ToolError as exc:
             return failed(str(exc))
         except Exception:
             logger.exception("tool %s crashed", name)
             return failed(f"The tool {name} failed unexpectedly.")
         return ToolOutcome(True, result, "", (time.perf_counter() - started) * 1000)
+
+    def validated(self, name: str, raw_arguments: str | Mapping[str, Any]) -> tuple[Tool, dict[str, Any]]:
+        """The tool and its arguments checked against its schema; ``ToolError`` otherwise."""
+        registered = self._tools.get(name)
+        if registered is None:
+            raise ToolError(f"Unknown tool {name!r}.")
+        try:
+            arguments = parse_arguments(raw_arguments)
+            jsonschema.validate(arguments, registered.parameters)
+        except (ValueError, jsonschema.ValidationError) as exc:
+            message = exc.message if isinstance(exc, jsonschema.ValidationError) else str(exc)
+            raise ToolError(f"Invalid arguments for {name}: {message}") from None
+        return registered, arguments
+
+    def describe(self, name: str, raw_arguments: str | Mapping[str, Any], context: ToolContext) -> tuple[dict[str, Any], str]:
+        """Validate a call without running it: (arguments, one-sentence summary for the user).
+
+        Raises ``ToolError`` when the call could not succeed as given.
+        """
+        registered, arguments = self.validated(name, raw_arguments)
+        if registered.summarize is None:
+            return arguments, f"{name}({json.dumps(arguments, ensure_ascii=False, sort_keys=True)})"
+        return arguments, registered.summarize(context, arguments)
 
 
 def parse_arguments(raw: str | Mapping[str, Any]) -> dict[str, Any]:
@@ -132,11 +158,22 @@ def parse_arguments(raw: str | Mapping[str, Any]) -> dict[str, Any]:
 REGISTRY = ToolRegistry()
 
 
-def tool(name: str, description: str, parameters: Mapping[str, Any], *, writes: bool = False) -> Callable[[Handler], Handler]:
-    """Register the decorated function as a tool in ``REGISTRY``."""
+def tool(
+    name: str,
+    description: str,
+    parameters: Mapping[str, Any],
+    *,
+    writes: bool = False,
+    summary: Summarizer | None = None,
+) -> Callable[[Handler], Handler]:
+    """Register the decorated function as a tool in ``REGISTRY``.
+
+    ``writes`` tools change the user's data and run only after the user confirms;
+    ``summary`` tells the user, in one sentence, what such a call will do.
+    """
 
     def decorator(handler: Handler) -> Handler:
-        REGISTRY.register(Tool(name, description, parameters, handler, writes))
+        REGISTRY.register(Tool(name, description, parameters, handler, writes, summary))
         return handler
 
     return decorator

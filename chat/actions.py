@@ -1,0 +1,341 @@
+"""Pending actions: writing tool calls wait for the user's confirmation, then run exactly once.
+
+The model never writes on its own (seed 004: offer to record, never record without
+confirmation). When it calls a writing tool, ``propose`` stores a ``PendingAction`` and
+tells the model to ask. The user then confirms or declines by message ("sim", "não") —
+``apply_confirmation`` — or through the API — ``accept`` / ``reject``.
+
+Exactly once: the only way to run an action is to win the conditional UPDATE
+pending → accepted; every other request (a double click, a redelivered task, a second
+"sim") loses that race and runs nothing.
+"""
+
+from __future__ import annotations
+
+import logging
+import re
+import time
+from dataclasses import dataclass, field
+from datetime import timedelta
+from typing import Any, Literal
+
+from django.conf import settings
+from django.db import transaction
+from django.utils import timezone
+
+from .models import Conversation, Message, PendingAction, ToolCall
+from .tools import REGISTRY, ToolContext, ToolError, ToolOutcome
+from .tools.common import fold
+
+logger = logging.getLogger(__name__)
+
+Intent = Literal["accept", "reject"]
+EXPIRED_MESSAGE = "This action expired"
+
+
+class ActionConflict(Exception):
+    """The action cannot be accepted or rejected in its current state (message is user-facing)."""
+
+
+# ---------------------------------------------------------------------------- proposing
+
+
+def propose(*, message: Message, context: ToolContext, call_id: str, name: str, arguments: str) -> ToolOutcome:
+    """Turn a writing tool call into a pending action; nothing is written to the user's data.
+
+    Arguments that could not work (schema, unknown id, bad amount) fail at once, so the
+    model can fix them before asking the user.
+    """
+    started = time.perf_counter()
+    try:
+        clean, summary = REGISTRY.describe(name, arguments, context)
+    except ToolError as exc:
+        return ToolOutcome(False, None, str(exc), _ms(started))
+    except Exception:
+        logger.exception("summary of %s crashed", name)
+        return ToolOutcome(False, None, f"The tool {name} failed unexpectedly.", _ms(started))
+    action, _ = PendingAction.objects.get_or_create(
+        message=message,
+        tool_call_id=call_id,
+        defaults={
+            "conversation_id": message.conversation_id,
+            "tool": name,
+            "arguments": clean,
+            "summary": summary[:500],
+            "expires_at": timezone.now() + timedelta(seconds=settings.PENDING_ACTION_TTL_SECONDS),
+        },
+    )
+    return ToolOutcome(True, proposal_result(action), "", _ms(started))
+
+
+def proposal_result(action: PendingAction) -> dict[str, Any]:
+    """What the model gets back for a writing call: the action is waiting for the user."""
+    return {
+        "status": "pending_confirmation",
+        "action_id": action.pk,
+        "summary": action.summary,
+        "expires_at": action.expires_at.isoformat(),
+        "instruction": "Nothing was saved yet. Tell the user exactly what will be saved and ask them to "
+        "confirm; it runs only when they agree (for example by answering 'sim').",
+    }
+
+
+def is_proposal(result: Any) -> bool:
+    return isinstance(result, dict) and result.get("status") == "pending_confirmation" and "action_id" in result
+
+
+def replayed_proposal(stored: dict[str, Any], action: PendingAction | None) -> dict[str, Any]:
+    """A proposal as the model sees it later: with what became of the action since."""
+    if action is None or effective_status(action) == PendingAction.Status.PENDING:
+        return stored
+    status = effective_status(action)
+    replay: dict[str, Any] = {"status": status, "action_id": action.pk, "summary": action.summary}
+    if status == PendingAction.Status.EXECUTED:
+        replay["result"] = action.result
+        replay["note"] = "The user confirmed this action afterwards and it ran."
+    elif status == PendingAction.Status.FAILED:
+        replay["error"] = action.error
+        replay["note"] = "The user confirmed this action afterwards, but it failed."
+    elif status == PendingAction.Status.REJECTED:
+        replay["note"] = "The user declined this action; nothing was saved."
+    elif status == PendingAction.Status.EXPIRED:
+        replay["note"] = "This action expired before the user confirmed it; nothing was saved."
+    return replay
+
+
+# ----------------------------------------------------------------------- user's answer
+
+_ACCEPT_STRONG = {
+    "sim", "s", "yes", "y", "yep", "yeah", "sure", "ok", "okay", "okey", "confirmo", "confirma", "confirmar",
+    "confirmado", "confirmed", "confirm", "claro", "certo", "isso", "beleza", "blz", "perfeito", "fechado",
+    "exato", "exatamente", "correct", "pode", "bora", "registra", "registre", "registrar", "salva", "salve",
+    "salvar", "anota", "anote", "anotar", "lanca", "lance", "lancar", "grava", "grave", "gravar", "go", "👍",
+}
+_REJECT_STRONG = {
+    "nao", "no", "nope", "n", "cancela", "cancele", "cancelar", "cancel", "negativo", "esquece", "esqueca",
+    "deixa", "dont", "don't", "not", "nah",
+}
+_FILLER = {
+    "por", "favor", "please", "pls", "e", "entao", "sim,", "pode", "fazer", "faz", "it", "do", "ahead", "pra",
+    "para", "la", "mesmo", "obrigado", "obrigada", "valeu", "thanks", "thank", "you", "tudo", "sem", "problema",
+    "agora", "sure", "manda", "ver", "vai", "isso", "ai", "aí", "that", "this", "a", "o", "the", "all", "right",
+    "alright", "fine", "bem", "muito", "ta", "tá", "eh", "é", "registro", "despesa", "gasto", "acao", "action",
+    "nada", "nenhum", "nem", "quero", "want", "need", "precisa", "precisar", "mais", "esse", "essa", "isto",
+}
+_MAX_WORDS = 8
+
+
+def confirmation_intent(text: str) -> Intent | None:
+    """'accept' or 'reject' when the whole message is just a yes or a no (PT/EN); else None.
+
+    >>> confirmation_intent("Sim, pode registrar!")
+    'accept'
+    >>> confirmation_intent("não")
+    'reject'
+    >>> confirmation_intent("sim, mas foram 60 reais") is None
+    True
+    """
+    words = re.findall(r"[\w']+|👍", fold(text))
+    if not words or len(words) > _MAX_WORDS:
+        return None
+    if any(word not in _ACCEPT_STRONG | _REJECT_STRONG | _FILLER for word in words):
+        return None
+    rejects = any(word in _REJECT_STRONG for word in words)
+    # "pode" alone is a yes, but "não pode" is a no: weak yes words yield to a no.
+    firm_accept = any(word in _ACCEPT_STRONG - {"pode", "isso", "certo", "ok", "okay"} for word in words)
+    accepts = any(word in _ACCEPT_STRONG for word in words)
+    if rejects and not firm_accept:
+        return "reject"
+    if accepts and not rejects:
+        return "accept"
+    return None
+
+
+@dataclass
+class ConfirmationResult:
+    """What a yes/no message did to the actions the last reply proposed."""
+
+    intent: Intent
+    executed: list[PendingAction] = field(default_factory=list)
+    failed: list[PendingAction] = field(default_factory=list)
+    rejected: list[PendingAction] = field(default_factory=list)
+    expired: list[PendingAction] = field(default_factory=list)
+
+    @property
+    def actions(self) -> list[PendingAction]:
+        return [*self.executed, *self.failed, *self.rejected, *self.expired]
+
+
+def apply_confirmation(
+    *, conversation: Conversation, text: str, user: Any, reply: Message | None = None
+) -> ConfirmationResult | None:
+    """Accept or reject the actions proposed by the latest reply when ``text`` is a yes or a no.
+
+    Only the actions of the most recent assistant reply are concerned: an old, ignored
+    proposal is never run by a "sim" meant for something else. When ``reply`` (the new
+    assistant message) is given, each outcome is stored on it as a tool call of iteration
+    0, so the model sees what happened before it answers. Returns None when ``text`` is
+    not a confirmation or nothing was waiting.
+    """
+    intent = confirmation_intent(text)
+    if intent is None:
+        return None
+    previous = (
+        Message.objects.filter(conversation=conversation, role=Message.Role.ASSISTANT)
+        .exclude(pk=reply.pk if reply is not None else None)
+        .order_by("-created_at", "-id")
+        .first()
+    )
+    if previous is None:
+        return None
+    with transaction.atomic():
+        waiting = list(
+            PendingAction.objects.select_for_update()
+            .filter(message=previous, status=PendingAction.Status.PENDING)
+            .order_by("id")
+        )
+        if not waiting:
+            return None
+        result = ConfirmationResult(intent)
+        for action in waiting:
+            if action.expires_at <= timezone.now():
+                _expire(action)
+                result.expired.append(action)
+                if reply is not None and intent == "accept":
+                    _record(reply, action, ToolOutcome(False, None, f"{EXPIRED_MESSAGE}; nothing was saved. Propose it again if the user still wants it.", 0.0))
+            elif intent == "reject":
+                if _decide(action, PendingAction.Status.REJECTED):
+                    result.rejected.append(action)
+            else:
+                ran = run(action, reply=reply)
+                if ran is not None:
+                    (result.executed if ran.status == PendingAction.Status.EXECUTED else result.failed).append(ran)
+    return result
+
+
+# -------------------------------------------------------------------------------- API
+
+
+def effective_status(action: PendingAction) -> str:
+    """The status, with a pending action past its deadline reported as expired."""
+    if action.status == PendingAction.Status.PENDING and action.expires_at <= timezone.now():
+        return PendingAction.Status.EXPIRED
+    return action.status
+
+
+def accept(action: PendingAction) -> PendingAction:
+    """Run a pending action once, as its conversation's owner; ``ActionConflict`` otherwise."""
+    _check_pending(action)
+    ran = run(action, reply=None)
+    if ran is None:
+        action.refresh_from_db()
+        _check_pending(action)  # raises: someone else decided it first
+        raise ActionConflict("This action was already decided.")
+    return ran
+
+
+def reject(action: PendingAction) -> PendingAction:
+    """Decline a pending action: it will never run."""
+    _check_pending(action)
+    if not _decide(action, PendingAction.Status.REJECTED):
+        action.refresh_from_db()
+        _check_pending(action)
+        raise ActionConflict("This action was already decided.")
+    return action
+
+
+def expire_stale(conversation: Conversation) -> int:
+    """Mark the conversation's pending actions past their deadline as expired."""
+    return PendingAction.objects.filter(
+        conversation=conversation, status=PendingAction.Status.PENDING, expires_at__lte=timezone.now()
+    ).update(status=PendingAction.Status.EXPIRED, decided_at=timezone.now())
+
+
+def withdraw_for_failed_reply(message: Message) -> int:
+    """A reply that failed cannot be answered: its proposals expire."""
+    return PendingAction.objects.filter(message=message, status=PendingAction.Status.PENDING).update(
+        status=PendingAction.Status.EXPIRED, decided_at=timezone.now(), error="The reply failed before it was confirmed."
+    )
+
+
+# ---------------------------------------------------------------------------- running
+
+
+def run(action: PendingAction, *, reply: Message | None) -> PendingAction | None:
+    """Claim and execute ``action``; None when another request claimed it first.
+
+    The claim is a conditional UPDATE (pending and unexpired → accepted): of any number
+    of concurrent or repeated attempts, exactly one runs the tool.
+    """
+    now = timezone.now()
+    claimed = PendingAction.objects.filter(
+        pk=action.pk, status=PendingAction.Status.PENDING, expires_at__gt=now
+    ).update(status=PendingAction.Status.ACCEPTED, decided_at=now)
+    if not claimed:
+        return None
+    conversation = Conversation.objects.select_related("owner").get(pk=action.conversation_id)
+    context = ToolContext(user=conversation.owner, conversation=conversation, message=reply or action.message)
+    outcome = REGISTRY.execute(action.tool, action.arguments, context)
+    status = PendingAction.Status.EXECUTED if outcome.ok else PendingAction.Status.FAILED
+    PendingAction.objects.filter(pk=action.pk, status=PendingAction.Status.ACCEPTED).update(
+        status=status,
+        result=outcome.result if outcome.ok else None,
+        error=outcome.error,
+        executed_at=timezone.now(),
+    )
+    if reply is not None:
+        _record(reply, action, outcome)
+    action.refresh_from_db()
+    return action
+
+
+def execution_call_id(action: PendingAction) -> str:
+    return f"action_{action.pk}"
+
+
+def _record(reply: Message, action: PendingAction, outcome: ToolOutcome) -> None:
+    """Store the outcome on the new reply as a tool call made before the model's first step."""
+    ToolCall.objects.get_or_create(
+        message=reply,
+        call_id=execution_call_id(action),
+        defaults={
+            "iteration": 0,
+            "tool": action.tool,
+            "arguments": action.arguments,
+            "result": outcome.result if outcome.ok else None,
+            "ok": outcome.ok,
+            "error": outcome.error,
+            "duration_ms": outcome.duration_ms,
+        },
+    )
+
+
+def _decide(action: PendingAction, status: str) -> bool:
+    now = timezone.now()
+    decided = PendingAction.objects.filter(pk=action.pk, status=PendingAction.Status.PENDING, expires_at__gt=now).update(
+        status=status, decided_at=now
+    )
+    if decided:
+        action.status, action.decided_at = status, now
+    return bool(decided)
+
+
+def _expire(action: PendingAction) -> None:
+    PendingAction.objects.filter(pk=action.pk, status=PendingAction.Status.PENDING).update(
+        status=PendingAction.Status.EXPIRED, decided_at=timezone.now()
+    )
+    action.status = PendingAction.Status.EXPIRED
+
+
+def _check_pending(action: PendingAction) -> None:
+    status = effective_status(action)
+    if status == PendingAction.Status.EXPIRED:
+        if action.status == PendingAction.Status.PENDING:
+            _expire(action)
+        raise ActionConflict(EXPIRED_MESSAGE)
+    if status != PendingAction.Status.PENDING:
+        raise ActionConflict(f"This action was already {status}.")
+
+
+def _ms(started: float) -> float:
+    return (time.perf_counter() - started) * 1000

@@ -1,0 +1,80 @@
+"""The light conversation context (chat/context_light.py) bound to Django's cache.
+
+One entry per user per conversation, in the default cache (local memory by default,
+Redis in production), expiring after CONTEXT_LIGHT_TTL_SECONDS without use.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from django.conf import settings
+from django.core.cache import cache
+
+from . import context_light
+from .models import Conversation, Message
+
+
+def _key(conversation: Conversation) -> str:
+    return context_light.context_key(conversation.owner_id, conversation.pk)
+
+
+def handle_action(conversation: Conversation, payload: Any) -> dict[str, Any]:
+    """The contract's store / retrieve / clear for one conversation (API and tool)."""
+    return context_light.handle(
+        payload, store=cache, key=_key(conversation), ttl_seconds=settings.CONTEXT_LIGHT_TTL_SECONDS
+    )
+
+
+def prompt_section_for(
+    conversation: Conversation, text: str, *, previous_skills: list[str], new_skills: list[str], reason: str
+) -> str:
+    """Update the context for a new user message and return what the prompt should show.
+
+    A closing remark ("obrigado", "that's all") or a new, unrelated topic (triggers
+    fired for skills sharing nothing with the previous ones) clears it; a message that
+    refers back ("add that", "isso") gets it in the prompt.
+    """
+    key = _key(conversation)
+    unrelated = reason == "trigger" and bool(previous_skills) and not set(previous_skills) & set(new_skills)
+    if context_light.is_completion_signal(text) or (unrelated and not context_light.refers_back(text)):
+        context_light.clear_context(cache, key)
+        return ""
+    if not context_light.refers_back(text):
+        return ""
+    return context_light.render_for_prompt(
+        context_light.retrieve_context(cache, key, settings.CONTEXT_LIGHT_TTL_SECONDS)
+    )
+
+
+def remember_round(message: Message) -> None:
+    """Store what the round answered by ``message`` did, for follow-ups (never raises).
+
+    The intent is the last tool that changed (or proposed to change) something, else
+    the dominant skill; the task id is the entity that tool returned.
+    """
+    last_intent, last_task_id, pending_fields = _round_summary(message)
+    user_message = message.reply_to
+    context_light.store_context(
+        cache,
+        _key(message.conversation),
+        settings.CONTEXT_LIGHT_TTL_SECONDS,
+        last_intent=last_intent,
+        last_task_id=last_task_id,
+        pending_fields=pending_fields,
+        last_user_message=user_message.content if user_message else "",
+    )
+
+
+def _round_summary(message: Message) -> tuple[str, str | None, list[str]]:
+    from .tools import REGISTRY
+
+    calls = [call for call in message.tool_calls.all() if call.ok]
+    writes = [call for call in calls if (tool := REGISTRY.get(call.tool)) is not None and tool.writes]
+    chosen = (writes or calls)[-1:]
+    if chosen:
+        result = chosen[0].result
+        task_id = result.get("id") if isinstance(result, dict) else None
+        return chosen[0].tool, None if task_id is None else str(task_id), []
+    skills = list(message.active_skills or [])
+    return (skills[0] if skills else "general"), None, []

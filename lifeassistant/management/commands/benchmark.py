@@ -1,0 +1,216 @@
+"""``manage.py benchmark [--json]``: the project's measured figures, section by section.
+
+Each section is a ``Section`` in ``SECTIONS``: a name (the key in the JSON output), a
+title, a ``measure(options)`` function returning a dict of figures, and a ``render``
+function turning those figures into table lines. To add figures, append a section.
+Figures are printed next to their targets; nothing here fails when a target is missed.
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Callable
+from dataclasses import dataclass
+from typing import Any
+
+from django.core.management.base import BaseCommand, CommandError, CommandParser
+
+Figures = dict[str, Any]
+
+
+@dataclass(frozen=True)
+class Section:
+    name: str
+    title: str
+    measure: Callable[[dict[str, Any]], Figures]
+    render: Callable[[Figures], list[str]]
+
+
+# --- detection time -----------------------------------------------------------------
+
+DETECTION_TARGETS = {"shipped_p50_us": 20.0, "generated_p50_us": 50.0, "generated_speedup": 10.0}
+
+
+def detection_section(options: dict[str, Any]) -> Figures:
+    """Trigger detection per message: the compiled matcher against the seed's naive loop.
+
+    Both run in the same process on the same messages, with the seven shipped skills and
+    with 500 generated skills of 30 patterns each (skills/bench.py).
+    """
+    from skills.bench import benchmark_detection
+
+    figures = benchmark_detection(repeats=options["repeats"])
+    shipped, generated = figures["shipped"], figures["generated"]
+    figures["targets"] = DETECTION_TARGETS
+    figures["meets_targets"] = {
+        "shipped_p50_us": shipped["matcher"]["p50_us"] <= DETECTION_TARGETS["shipped_p50_us"],
+        "generated_p50_us": generated["matcher"]["p50_us"] <= DETECTION_TARGETS["generated_p50_us"],
+        "generated_speedup": generated["speedup"] >= DETECTION_TARGETS["generated_speedup"],
+    }
+    return figures
+
+
+def render_detection(figures: Figures) -> list[str]:
+    lines = [
+        f"{figures['messages']} messages x {figures['repeats']} repeats; times per message in µs",
+        f"{'skills':>7} {'patterns':>9} {'detector':<9} {'p50':>9} {'p99':>9} {'speedup':>8}  target",
+    ]
+    targets = figures["targets"]
+    met = figures["meets_targets"]
+    for key, p50_target in (("shipped", "shipped_p50_us"), ("generated", "generated_p50_us")):
+        row = figures[key]
+        target = f"p50 <= {targets[p50_target]:g} µs {_ok(met[p50_target])}"
+        if key == "generated":
+            target += f"; speedup >= {targets['generated_speedup']:g}x {_ok(met['generated_speedup'])}"
+        lines.append(
+            f"{row['skills']:>7} {row['patterns']:>9} {'matcher':<9} {row['matcher']['p50_us']:>9.1f} "
+            f"{row['matcher']['p99_us']:>9.1f} {row['speedup']:>7.1f}x  {target}"
+        )
+        lines.append(
+            f"{'':>7} {'':>9} {'naive':<9} {row['naive']['p50_us']:>9.1f} {row['naive']['p99_us']:>9.1f}"
+        )
+    return lines
+
+
+# --- fixed tokens ---------------------------------------------------------------------
+
+# The seven scenarios of the skills architecture (§7.1), in its order.
+TOKEN_SCENARIOS = (
+    "Oi, tudo bem?",
+    "Gastei 50 no mercado",
+    "Estou triste hoje",
+    "Pesei 82kg hoje",
+    "Como estão minhas dívidas?",
+    "Não sei se peço demissão",
+    "Insônia por causa das dívidas",
+)
+SAVING_TARGET_PERCENT = 48.0
+
+
+def tokens_section(options: dict[str, Any]) -> Figures:
+    """Fixed tokens (system prompt + tool definitions) per scenario, with and without skills.
+
+    Uses the SHIPPED skills read from skills/definitions (not database rows), so the
+    figures do not depend on what staff edited and need no database; tools come from
+    chat.tools.REGISTRY and tokens from chat.llm.count_tokens (litellm's counter).
+    Each scenario is the first message of a conversation, for a user with no preferences.
+    """
+    from django.utils import timezone
+
+    from chat.llm import count_tokens
+    from chat.tools import REGISTRY
+    from skills.bench import DEFINITIONS_DIR
+    from skills.composition import BASE_PROMPT, compose, compose_monolithic
+    from skills.inertia import EMPTY_STATE, decide
+    from skills.matching import compile_matcher
+    from skills.skillmd import read_skill_dir
+
+    def fixed(system_prompt: str, tools: tuple[dict[str, Any], ...]) -> int:
+        return count_tokens(messages=[{"role": "system", "content": system_prompt}], tools=list(tools))
+
+    skills = [parsed.definition for _, parsed in read_skill_dir(DEFINITIONS_DIR) if parsed.definition]
+    catalog = REGISTRY.catalog()
+    matcher = compile_matcher(skills)
+    monolithic = compose_monolithic(skills, catalog, base_prompt=BASE_PROMPT)
+    monolithic_tokens = fixed(monolithic.system_prompt, monolithic.tools)
+    scenarios = []
+    missing: set[str] = set()
+    for text in TOKEN_SCENARIOS:
+        decision = decide(skills, matcher.match(text), EMPTY_STATE, now=timezone.now(), preferences={})
+        composition = compose(decision.active, catalog, base_prompt=BASE_PROMPT)
+        missing.update(composition.missing_tools)
+        tokens = fixed(composition.system_prompt, composition.tools)
+        scenarios.append(
+            {
+                "text": text,
+                "skills": list(composition.skill_names),
+                "reason": decision.reason,
+                "tools": len(composition.tool_names),
+                "temperature": composition.temperature,
+                "fixed_tokens": tokens,
+                "monolithic_fixed_tokens": monolithic_tokens,
+                "saving_percent": round(100.0 * (1 - tokens / monolithic_tokens), 1),
+            }
+        )
+    total = sum(row["fixed_tokens"] for row in scenarios)
+    total_monolithic = monolithic_tokens * len(scenarios)
+    average_saving = round(100.0 * (1 - total / total_monolithic), 1)
+    return {
+        "source": "skills/definitions (shipped SKILL.md files)",
+        "skills": len(skills),
+        "registered_tools": len(catalog),
+        "monolithic_tools": len(monolithic.tool_names),
+        "missing_tools": sorted(missing),
+        "scenarios": scenarios,
+        "average_fixed_tokens": round(total / len(scenarios), 1),
+        "monolithic_fixed_tokens": monolithic_tokens,
+        "average_saving_percent": average_saving,
+        "targets": {"average_saving_percent": SAVING_TARGET_PERCENT},
+        "meets_targets": {"average_saving_percent": average_saving >= SAVING_TARGET_PERCENT},
+    }
+
+
+def render_tokens(figures: Figures) -> list[str]:
+    lines = [
+        f"{figures['source']}: {figures['skills']} skills; monolithic = all "
+        f"{figures['monolithic_tools']} tools + every prompt extension",
+        f"{'scenario':<32} {'skills':<28} {'tools':>5} {'fixed':>7} {'monolithic':>10} {'saving':>7}",
+    ]
+    for row in figures["scenarios"]:
+        lines.append(
+            f"{row['text']:<32} {','.join(row['skills']):<28} {row['tools']:>5} "
+            f"{row['fixed_tokens']:>7} {row['monolithic_fixed_tokens']:>10} {row['saving_percent']:>6.1f}%"
+        )
+    met = figures["meets_targets"]["average_saving_percent"]
+    lines.append(
+        f"{'average':<32} {'':<28} {'':>5} {figures['average_fixed_tokens']:>7.0f} "
+        f"{figures['monolithic_fixed_tokens']:>10} {figures['average_saving_percent']:>6.1f}%"
+        f"  target >= {figures['targets']['average_saving_percent']:g}% {_ok(met)}"
+    )
+    if figures["missing_tools"]:
+        lines.append(f"not registered (left out of the counts): {', '.join(figures['missing_tools'])}")
+    return lines
+
+
+def _ok(met: bool) -> str:
+    return "(met)" if met else "(MISSED)"
+
+
+SECTIONS: list[Section] = [
+    Section("detection", "Detection time per message", detection_section, render_detection),
+    Section("tokens", "Fixed tokens per scenario (§7.1)", tokens_section, render_tokens),
+]
+
+
+class Command(BaseCommand):
+    help = (
+        "Measure the project's figures and print them next to their targets: skill detection "
+        "time (compiled matcher vs the naive loop, 7 shipped and 500 generated skills) and the "
+        "fixed tokens of the seven scenarios with and without skills. The token section reads "
+        "the shipped SKILL.md files in skills/definitions, not database rows, so it needs no "
+        "loaded skills. Makes no model calls."
+    )
+
+    def add_arguments(self, parser: CommandParser) -> None:
+        parser.add_argument("--json", action="store_true", help="Print one JSON object keyed by section.")
+        parser.add_argument(
+            "--repeats", type=int, default=200, help="Timing repeats per message (default 200)."
+        )
+        parser.add_argument(
+            "--section",
+            action="append",
+            choices=[section.name for section in SECTIONS],
+            help="Only these sections (repeatable); all by default.",
+        )
+
+    def handle(self, *args: Any, **options: Any) -> None:
+        if options["repeats"] < 1:
+            raise CommandError("--repeats must be at least 1")
+        chosen = [s for s in SECTIONS if not options["section"] or s.name in options["section"]]
+        results = {section.name: section.measure(options) for section in chosen}
+        if options["json"]:
+            self.stdout.write(json.dumps(results, ensure_ascii=False, indent=2))
+            return
+        for section in chosen:
+            self.stdout.write(f"\n== {section.title}")
+            self.stdout.write("\n".join(section.render(results[section.name])))

@@ -1,0 +1,69 @@
+"""Plain data of the skills system: skill definitions, tone and the shared constants.
+
+A skill adapts the assistant to one domain of the conversation (finance, health, ...):
+it adds tools, a prompt extension, a tone and optionally a temperature to the base
+assistant. Everything here is immutable plain data, free of Django and I/O.
+"""
+
+from dataclasses import dataclass
+
+TONE_STYLES: tuple[str, ...] = (
+    "practical",
+    "reflective",
+    "empathetic",
+    "hopeful",
+    "direct",
+    "celebratory",
+)
+EMOJI_LEVELS: tuple[str, ...] = ("none", "minimal", "moderate")
+RESPONSE_LENGTHS: tuple[str, ...] = ("concise", "moderate", "elaborated")
+FORMALITIES: tuple[str, ...] = ("informal", "careful-informal")
+
+# Tools every conversation keeps, whatever skill is active: any message may teach a
+# new fact, need a known one, or reveal a connection between life areas.
+BASE_TOOLS: tuple[str, ...] = ("search_knowledge", "add_knowledge", "analyze_context")
+
+FALLBACK_SKILL = "general"
+DEFAULT_PRIORITY = 5
+
+
+@dataclass(frozen=True)
+class ToneConfig:
+    """How the assistant speaks while a skill dominates the conversation."""
+
+    style: str
+    emoji_level: str
+    response_length: str
+    formality: str
+
+
+# Used when a SKILL.md file leaves the tone (or part of it) unspecified.
+DEFAULT_TONE = ToneConfig(
+    style="practical",
+    emoji_level="minimal",
+    response_length="moderate",
+    formality="informal",
+)
+
+
+@dataclass(frozen=True)
+class SkillDefinition:
+    """One skill: how it is detected and what it adds to the assistant when active.
+
+    A lower ``priority`` number wins: the dominant skill sets the tone and its prompt
+    extension comes first. ``requires_user_preference`` names a user preference that
+    must be on for the skill to ever become active. ``examples`` are typical user
+    phrases, for routers that need to see the domain rather than read about it.
+    """
+
+    name: str
+    description: str
+    trigger_patterns: tuple[str, ...]
+    tools: tuple[str, ...]
+    prompt_extension: str
+    tone: ToneConfig
+    temperature: float | None = None
+    requires_user_preference: str | None = None
+    priority: int = DEFAULT_PRIORITY
+    enabled: bool = True
+    examples: tuple[str, ...] = ()

@@ -1,0 +1,230 @@
+"""Offline evaluation of skill detection against labelled messages, with no model calls.
+
+A labelled file is JSON Lines, one sample or one conversation per line::
+
+    {"text": "gastei 50 reais", "skills": ["finance"], "preferences": {"x": true}}
+    {"conversation": [{"text": "...", "skills": [...]}, ...], "preferences": {...}}
+
+Single messages start from an empty inertia state; the turns of a conversation carry
+the state from one turn to the next, so inertia is evaluated too. Each message or
+turn counts as one sample. A sample is right when the set of active skill names
+equals the expected set (order does not matter).
+"""
+
+import json
+from collections.abc import Iterable, Iterator, Mapping, Sequence
+from dataclasses import dataclass
+from datetime import datetime, timezone
+from pathlib import Path
+from typing import Any, NamedTuple
+
+from skills.domain import SkillDefinition
+from skills.inertia import DEFAULT_INERTIA_MESSAGES, EMPTY_STATE, InertiaState, decide
+from skills.matching import TriggerMatcher, compile_matcher
+
+# Inertia counts messages, not time, so any fixed instant keeps evaluation pure.
+_EVALUATION_TIME = datetime(2000, 1, 1, tzinfo=timezone.utc)
+
+
+@dataclass(frozen=True)
+class SkillScore:
+    """Detection counts and rates of one skill over the evaluated samples."""
+
+    tp: int
+    fp: int
+    fn: int
+
+    @property
+    def support(self) -> int:
+        """How many samples expected this skill."""
+        return self.tp + self.fn
+
+    @property
+    def precision(self) -> float:
+        """Share of the activations that were expected (0 when never activated)."""
+        activated = self.tp + self.fp
+        return self.tp / activated if activated else 0.0
+
+    @property
+    def recall(self) -> float:
+        """Share of the expected activations that happened (0 when never expected)."""
+        return self.tp / self.support if self.support else 0.0
+
+    def as_dict(self) -> dict[str, float | int]:
+        """Return the score as plain JSON-ready data."""
+        return {
+            "precision": self.precision,
+            "recall": self.recall,
+            "support": self.support,
+            "tp": self.tp,
+            "fp": self.fp,
+            "fn": self.fn,
+        }
+
+
+class Miss(NamedTuple):
+    """A sample whose detected skills differ from the expected ones.
+
+    A named tuple, so it also unpacks as ``text, expected, got``.
+    """
+
+    text: str
+    expected: tuple[str, ...]
+    got: tuple[str, ...]
+
+
+@dataclass(frozen=True)
+class EvaluationReport:
+    """Exact-set accuracy, per-skill scores and the misclassified samples."""
+
+    n: int
+    exact_match: float
+    per_skill: dict[str, SkillScore]
+    misses: tuple[Miss, ...]
+
+    def as_dict(self) -> dict[str, Any]:
+        """Return the report as plain JSON-ready data."""
+        return {
+            "n": self.n,
+            "exact_match": self.exact_match,
+            "per_skill": {name: score.as_dict() for name, score in self.per_skill.items()},
+            "misses": [
+                {"text": miss.text, "expected": list(miss.expected), "got": list(miss.got)}
+                for miss in self.misses
+            ],
+        }
+
+
+@dataclass(frozen=True)
+class _Sample:
+    """One message to detect, with its expected skills and the user's preferences."""
+
+    text: str
+    expected: frozenset[str]
+    preferences: Mapping[str, bool]
+    continues_conversation: bool
+
+
+def load_jsonl(path: Path | str) -> list[dict[str, Any]]:
+    """Read a JSON Lines file of objects, skipping blank lines.
+
+    Raises ValueError naming the line number when a line is not a JSON object.
+    """
+    lines: list[dict[str, Any]] = []
+    with open(path, encoding="utf-8") as handle:
+        for number, line in enumerate(handle, start=1):
+            if not line.strip():
+                continue
+            try:
+                value = json.loads(line)
+            except json.JSONDecodeError as error:
+                raise ValueError(f"{path}:{number}: invalid JSON: {error.msg}") from None
+            if not isinstance(value, dict):
+                raise ValueError(f"{path}:{number}: expected a JSON object")
+            lines.append(value)
+    return lines
+
+
+def evaluate(
+    lines: Iterable[Mapping[str, Any]],
+    skills: Sequence[SkillDefinition],
+    *,
+    inertia_messages: int = DEFAULT_INERTIA_MESSAGES,
+) -> EvaluationReport:
+    """Detect the skills of every labelled sample and score them against the labels.
+
+    Raises ValueError when a line has neither ``text`` nor ``conversation``.
+    """
+    matcher = compile_matcher(skills)
+    counts: dict[str, list[int]] = {}
+    misses: list[Miss] = []
+    n = exact = 0
+    state = EMPTY_STATE
+    for sample in _samples(lines):
+        if not sample.continues_conversation:
+            state = EMPTY_STATE
+        got, state = _detect(sample, matcher, skills, state, inertia_messages)
+        n += 1
+        if got == sample.expected:
+            exact += 1
+        else:
+            misses.append(Miss(sample.text, tuple(sorted(sample.expected)), tuple(sorted(got))))
+        _count(counts, sample.expected, got)
+    per_skill = {name: SkillScore(*counts[name]) for name in sorted(counts)}
+    return EvaluationReport(
+        n=n,
+        exact_match=exact / n if n else 0.0,
+        per_skill=per_skill,
+        misses=tuple(misses),
+    )
+
+
+def _detect(
+    sample: _Sample,
+    matcher: TriggerMatcher,
+    skills: Sequence[SkillDefinition],
+    state: InertiaState,
+    inertia_messages: int,
+) -> tuple[frozenset[str], InertiaState]:
+    """Return the names of the skills detected for ``sample`` and the next state."""
+    decision = decide(
+        skills,
+        matcher.match(sample.text),
+        state,
+        now=_EVALUATION_TIME,
+        preferences=sample.preferences,
+        inertia_messages=inertia_messages,
+    )
+    return frozenset(skill.name for skill in decision.active), decision.state
+
+
+def _count(counts: dict[str, list[int]], expected: frozenset[str], got: frozenset[str]) -> None:
+    """Add one sample's true positives, false positives and false negatives."""
+    for outcome, names in enumerate((expected & got, got - expected, expected - got)):
+        for name in names:
+            counts.setdefault(name, [0, 0, 0])[outcome] += 1
+
+
+def _samples(lines: Iterable[Mapping[str, Any]]) -> Iterator[_Sample]:
+    """Flatten single messages and conversation turns into samples."""
+    for index, line in enumerate(lines, start=1):
+        preferences = line.get("preferences") or {}
+        if "conversation" in line:
+            for turn_index, turn in enumerate(line["conversation"]):
+                yield _sample(turn, preferences, continues=turn_index > 0, where=f"line {index}")
+        elif "text" in line:
+            yield _sample(line, preferences, continues=False, where=f"line {index}")
+        else:
+            raise ValueError(f"line {index}: expected 'text' or 'conversation'")
+
+
+def _sample(
+    item: Mapping[str, Any], preferences: Mapping[str, bool], *, continues: bool, where: str
+) -> _Sample:
+    """Build a sample from a message or a turn, checking it has text and skills."""
+    if not isinstance(item.get("text"), str) or not isinstance(item.get("skills"), list):
+        raise ValueError(f"{where}: each message needs 'text' and a list of 'skills'")
+    return _Sample(item["text"], frozenset(item["skills"]), preferences, continues)
+
+
+def format_report(report: EvaluationReport) -> str:
+    """Return the report as readable text: accuracy, a per-skill table, the misses."""
+    correct = round(report.exact_match * report.n)
+    lines = [
+        f"exact match: {correct}/{report.n} ({report.exact_match:.1%})",
+        "",
+        f"{'skill':<16}{'precision':>10}{'recall':>8}{'support':>9}{'tp':>5}{'fp':>5}{'fn':>5}",
+    ]
+    for name, score in report.per_skill.items():
+        lines.append(
+            f"{name:<16}{score.precision:>10.2f}{score.recall:>8.2f}{score.support:>9}"
+            f"{score.tp:>5}{score.fp:>5}{score.fn:>5}"
+        )
+    if report.misses:
+        lines += ["", "misses:"]
+        lines += [
+            f"  {miss.text!r}: expected {', '.join(miss.expected) or '-'}; "
+            f"got {', '.join(miss.got) or '-'}"
+            for miss in report.misses
+        ]
+    return "\n".join(lines)

@@ -1,0 +1,394 @@
+"""The web chat in a real headless Chromium, against a live server.
+
+Run with ``python -m pytest -m browser tests/browser`` (needs Debian's ``chromium``;
+set ``CHROMIUM_PATH`` to use another binary). Screenshots land in ``test-artifacts/browser/``.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import re
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+# Playwright's sync API runs an event loop in this thread; the test still touches the ORM.
+os.environ["DJANGO_ALLOW_ASYNC_UNSAFE"] = "true"
+
+from playwright.sync_api import BrowserContext, Page, Route, expect, sync_playwright  # noqa: E402
+
+pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
+
+REPO = Path(__file__).resolve().parents[2]
+ARTIFACTS = REPO / "test-artifacts" / "browser"
+CHROMIUM = os.environ.get("CHROMIUM_PATH", "/usr/bin/chromium")
+CHROMIUM_ARGS = [
+    "--headless=new",
+    "--no-sandbox",
+    "--disable-gpu",
+    "--disable-quic",
+    "--no-first-run",
+    "--disable-background-networking",
+    "--disable-component-update",
+    "--disable-sync",
+]
+DESKTOP = {"width": 1280, "height": 800}
+PHONE = {"width": 390, "height": 844}
+REPLY_TIMEOUT_MS = 20_000
+
+
+@pytest.fixture
+def browser_context(tmp_path: Path) -> Iterator[BrowserContext]:
+    if not Path(CHROMIUM).exists():
+        pytest.skip(f"no Chromium at {CHROMIUM} (apt-get install -y chromium, or set CHROMIUM_PATH)")
+    ARTIFACTS.mkdir(parents=True, exist_ok=True)
+    with sync_playwright() as playwright:
+        context = playwright.chromium.launch_persistent_context(
+            user_data_dir=str(tmp_path / "chromium-profile"),
+            executable_path=CHROMIUM,
+            headless=True,
+            args=CHROMIUM_ARGS,
+            viewport=DESKTOP,
+        )
+        context.set_default_timeout(10_000)
+        yield context
+        context.close()
+
+
+@pytest.fixture
+def page(browser_context: BrowserContext) -> Iterator[Page]:
+    page = browser_context.pages[0] if browser_context.pages else browser_context.new_page()
+    errors: list[str] = []
+    page.on("pageerror", lambda error: errors.append(str(error)))
+    yield page
+    assert not errors, f"JavaScript errors on the page: {errors}"
+
+
+@pytest.fixture
+def skills(shipped_skills: None) -> None:
+    """The shipped skills, so "Gastei ..." activates finance."""
+
+
+def shot(page: Page, name: str) -> None:
+    page.screenshot(path=str(ARTIFACTS / f"{name}.png"), full_page=False)
+
+
+def sign_in(page: Page, base_url: str, username: str = "ana", password: str = "pass-ana-123") -> None:
+    page.goto(f"{base_url}/")
+    expect(page).to_have_url(re.compile(r"/login/\?next=/$"))
+    page.get_by_label("Username").fill(username)
+    page.get_by_label("Password").fill(password)
+    page.get_by_role("button", name="Sign in").click()
+    expect(page).to_have_url(f"{base_url}/")
+    expect(page.locator("#app[data-ready=true]")).to_be_attached()
+
+
+def start_conversation(page: Page) -> None:
+    page.locator("#start-conversation").click()
+    expect(page).to_have_url(re.compile(r"/c/\d+/$"))
+    expect(page.get_by_label("Message", exact=True)).to_be_focused()
+
+
+def send(page: Page, text: str) -> None:
+    page.get_by_label("Message", exact=True).fill(text)
+    page.get_by_label("Message", exact=True).press("Enter")
+
+
+def last_reply(page: Page) -> Any:
+    return page.locator("#messages li[data-role=assistant]").last
+
+
+def test_a_user_sends_a_message_and_sees_the_finance_reply_after_reload(
+    page: Page, live_server: Any, user: Any, skills: None
+) -> None:
+    sign_in(page, live_server.url)
+    start_conversation(page)
+
+    send(page, "Gastei 50 reais no mercado")
+
+    expect(page.locator("#messages li[data-role=user] .content")).to_have_text("Gastei 50 reais no mercado")
+    reply = last_reply(page)
+    expect(reply).to_have_attribute("data-status", "done", timeout=REPLY_TIMEOUT_MS)
+    expect(reply.locator(".badge", has_text="finance")).to_be_visible()
+    expect(reply.locator(".content")).to_contain_text("Skills: finance")
+    expect(page.locator("#announcer")).to_contain_text("Assistant replied")
+    expect(page.locator(".conversation-link[aria-current=page]")).to_have_text("Gastei 50 reais no mercado")
+    shot(page, "desktop-reply")
+
+    page.reload()
+
+    reply = last_reply(page)
+    expect(reply).to_have_attribute("data-status", "done")
+    expect(reply.locator(".badge", has_text="finance")).to_be_visible()
+    expect(page.locator("#messages li[data-role=user] .content")).to_have_text("Gastei 50 reais no mercado")
+    expect(page.locator("#conversation-title")).to_have_text("Gastei 50 reais no mercado")
+    shot(page, "desktop-after-reload")
+
+
+def test_shift_enter_breaks_the_line_and_enter_sends(page: Page, live_server: Any, user: Any) -> None:
+    sign_in(page, live_server.url)
+    start_conversation(page)
+    composer = page.get_by_label("Message", exact=True)
+
+    composer.type("first line")
+    composer.press("Shift+Enter")
+    composer.type("second line")
+
+    expect(composer).to_have_value("first line\nsecond line")
+    expect(page.locator("#messages li")).to_have_count(0)
+    composer.press("Enter")
+    expect(page.locator("#messages li[data-role=user] .content")).to_have_text("first line\nsecond line")
+    expect(composer).to_have_value("")
+    expect(last_reply(page)).to_have_attribute("data-status", "done", timeout=REPLY_TIMEOUT_MS)
+
+
+def test_a_message_holding_markup_shows_as_text(page: Page, live_server: Any, user: Any) -> None:
+    hostile = '<script>window.__pwned = 1</script><img src=x onerror="window.__pwned = 2"> <b>bold</b>'
+    sign_in(page, live_server.url)
+    start_conversation(page)
+
+    send(page, hostile)
+
+    expect(page.locator("#messages li[data-role=user] .content")).to_have_text(hostile)
+    expect(last_reply(page)).to_have_attribute("data-status", "done", timeout=REPLY_TIMEOUT_MS)
+    assert page.locator("#messages script, #messages img, #messages b").count() == 0
+    assert page.evaluate("window.__pwned") is None
+    page.reload()
+    expect(page.locator("#messages li[data-role=user] .content")).to_have_text(hostile)
+    assert page.evaluate("window.__pwned") is None
+
+
+def test_a_failed_reply_shows_its_error_and_can_be_retried(
+    page: Page, live_server: Any, user: Any, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    from chat import llm
+
+    real_completion = llm.completion
+
+    def unavailable(*args: Any, **kwargs: Any) -> Any:
+        raise llm.LLMError("The language model is unavailable (test outage).")
+
+    monkeypatch.setattr(llm, "completion", unavailable)
+    sign_in(page, live_server.url)
+    start_conversation(page)
+
+    send(page, "Hello there")
+
+    reply = last_reply(page)
+    expect(reply).to_have_attribute("data-status", "failed", timeout=REPLY_TIMEOUT_MS)
+    expect(reply.locator(".error")).to_have_text("The language model is unavailable (test outage).")
+    shot(page, "desktop-failed-reply")
+
+    monkeypatch.setattr(llm, "completion", real_completion)
+    reply.get_by_role("button", name="Retry").click()
+
+    expect(last_reply(page)).to_have_attribute("data-status", "done", timeout=REPLY_TIMEOUT_MS)
+    expect(last_reply(page).locator(".content")).to_contain_text("You said: Hello there")
+    expect(page.locator("#messages li[data-role=assistant]")).to_have_count(1)
+
+
+def test_reloading_mid_answer_resumes_waiting_for_the_reply(
+    page: Page, live_server: Any, user: Any, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    from chat import services
+    from chat.tasks import run_tool_loop
+
+    queued: list[int] = []
+    monkeypatch.setattr(services, "dispatch_reply", lambda message: queued.append(message.pk))
+    sign_in(page, live_server.url)
+    start_conversation(page)
+
+    send(page, "Are you there?")
+    expect(last_reply(page)).to_have_attribute("data-status", "pending")
+    expect(last_reply(page)).to_have_attribute("aria-busy", "true")
+    page.reload()
+    expect(last_reply(page)).to_have_attribute("data-status", "pending")
+    expect(page.locator("#messages li[data-role=user] .content")).to_have_text("Are you there?")
+    shot(page, "desktop-pending-after-reload")
+
+    assert len(queued) == 1
+    run_tool_loop(queued[0])
+
+    expect(last_reply(page)).to_have_attribute("data-status", "done", timeout=REPLY_TIMEOUT_MS)
+    expect(last_reply(page).locator(".content")).to_contain_text("You said: Are you there?")
+
+
+def test_conversations_are_listed_newest_first_and_can_be_renamed_and_deleted(
+    page: Page, live_server: Any, user: Any
+) -> None:
+    from chat.models import Conversation
+
+    older = Conversation.objects.create(owner=user, title="Older trip plans")
+    Conversation.objects.create(owner=user, title="Newer budget")
+    sign_in(page, live_server.url)
+
+    expect(page.locator(".conversation-link")).to_have_text(["Newer budget", "Older trip plans"])
+    page.get_by_role("link", name="Older trip plans").click()
+    expect(page).to_have_url(f"{live_server.url}/c/{older.pk}/")
+
+    page.get_by_role("button", name="Rename").click()
+    expect(page.get_by_label("Conversation title")).to_be_focused()
+    page.get_by_label("Conversation title").fill("Lisbon trip")
+    page.get_by_label("Conversation title").press("Enter")
+    expect(page.locator("#conversation-title")).to_have_text("Lisbon trip")
+    expect(page.locator(".conversation-link")).to_have_text(["Newer budget", "Lisbon trip"])
+    older.refresh_from_db()
+    assert older.title == "Lisbon trip"
+
+    page.once("dialog", lambda dialog: dialog.accept())
+    page.get_by_role("button", name="Delete").click()
+    expect(page.locator(".conversation-link")).to_have_text(["Newer budget"])
+    expect(page).to_have_url(f"{live_server.url}/")
+    assert not Conversation.objects.filter(pk=older.pk).exists()
+
+
+def test_signing_out_returns_to_the_sign_in_page(page: Page, live_server: Any, user: Any) -> None:
+    sign_in(page, live_server.url)
+
+    page.get_by_role("button", name="Sign out").click()
+
+    expect(page).to_have_url(f"{live_server.url}/login/")
+    page.goto(f"{live_server.url}/")
+    expect(page).to_have_url(re.compile(r"/login/\?next=/$"))
+
+
+def test_the_chat_works_at_phone_width(page: Page, live_server: Any, user: Any, skills: None) -> None:
+    page.set_viewport_size(PHONE)
+    sign_in(page, live_server.url)
+    expect(page.locator("#sidebar")).not_to_be_visible()
+    shot(page, "phone-empty")
+    start_conversation(page)
+
+    send(page, "Gastei 50 reais no mercado")
+
+    expect(last_reply(page)).to_have_attribute("data-status", "done", timeout=REPLY_TIMEOUT_MS)
+    expect(last_reply(page).locator(".badge", has_text="finance")).to_be_visible()
+    assert page.evaluate("document.documentElement.scrollWidth") <= PHONE["width"]
+    shot(page, "phone-reply")
+
+    page.get_by_role("button", name="Conversations").click()
+    expect(page.get_by_role("link", name="Gastei 50 reais no mercado")).to_be_visible()
+    shot(page, "phone-sidebar")
+    page.keyboard.press("Escape")
+    expect(page.locator("#sidebar")).not_to_be_visible()
+    expect(page.get_by_role("button", name="Conversations")).to_be_focused()
+
+
+# --- Contracts still being built server-side: the API answers are shaped in the browser. ---
+
+
+def json_route(body: Any, status: int = 200) -> Any:
+    def handle(route: Route) -> None:
+        route.fulfill(status=status, content_type="application/json", body=json.dumps(body))
+
+    return handle
+
+
+def test_typing_a_slash_lists_the_commands(page: Page, live_server: Any, user: Any) -> None:
+    commands = [
+        {"name": "/finance", "description": "Talk about money", "usage": "/finance <question>"},
+        {"name": "/help", "description": "What I can do", "usage": "/help"},
+    ]
+    page.route("**/api/v1/commands/", json_route(commands))
+    sign_in(page, live_server.url)
+    start_conversation(page)
+    composer = page.get_by_label("Message", exact=True)
+
+    composer.type("/")
+    options = page.get_by_role("option")
+    expect(options).to_have_count(2)
+    expect(composer).to_have_attribute("aria-expanded", "true")
+    composer.type("h")
+    expect(options).to_have_count(1)
+    expect(options.first).to_contain_text("What I can do")
+    shot(page, "desktop-commands")
+    composer.press("Enter")
+
+    expect(composer).to_have_value("/help ")
+    expect(page.locator("#command-list")).to_be_hidden()
+    expect(page.locator("#messages li")).to_have_count(0)
+
+
+def test_pending_actions_and_documents_are_shown_and_usable(page: Page, live_server: Any, user: Any) -> None:
+    decided: dict[int, str] = {}
+    action = {
+        "id": 41, "tool": "record_expense", "arguments": {"amount": 50}, "summary": "Record an expense of R$ 50",
+        "status": "pending", "expires_at": "2030-01-01T12:00:00Z",
+    }
+    document = {"id": 7, "file_name": "receipt.txt", "mime_type": "text/plain", "size_bytes": 2048, "summary": "A receipt"}
+
+    def with_action(message: dict[str, Any]) -> dict[str, Any]:
+        if message["role"] == "assistant" and message["status"] == "done":
+            message["pending_actions"] = [{**action, "status": decided.get(action["id"], "pending")}]
+        if message["role"] == "user":
+            message["documents"] = [document]
+        return message
+
+    def augment_list(route: Route) -> None:
+        response = route.fetch()
+        body = response.json()
+        if route.request.method == "GET":
+            body["results"] = [with_action(m) for m in body["results"]]
+        route.fulfill(response=response, json=body)
+
+    def augment_detail(route: Route) -> None:
+        response = route.fetch()
+        route.fulfill(response=response, json=with_action(response.json()))
+
+    def accept(route: Route) -> None:
+        assert route.request.headers.get("x-csrftoken")
+        decided[action["id"]] = "executed"
+        route.fulfill(json={**action, "status": "executed"})
+
+    page.route(re.compile(r".*/api/v1/conversations/\d+/messages/.*"), augment_list)
+    page.route(re.compile(r".*/api/v1/messages/\d+/$"), augment_detail)
+    page.route("**/api/v1/actions/41/accept/", accept)
+    page.route("**/api/v1/documents/7/", json_route({**document, "content": "Mercado: R$ 50 <b>ok</b>"}))
+    sign_in(page, live_server.url)
+    start_conversation(page)
+    send(page, "Gastei 50 reais no mercado")
+
+    reply = last_reply(page)
+    expect(reply).to_have_attribute("data-status", "done", timeout=REPLY_TIMEOUT_MS)
+    expect(reply.locator(".action-summary")).to_have_text("Record an expense of R$ 50")
+    shot(page, "desktop-pending-action")
+    reply.get_by_role("button", name="Confirm").click()
+    expect(reply.locator(".pending-action")).to_contain_text("Done")
+    expect(last_reply(page).get_by_role("button", name="Confirm")).to_have_count(0)
+
+    page.reload()
+    page.get_by_role("button", name="receipt.txt").click()
+    dialog = page.get_by_role("dialog")
+    expect(dialog).to_be_visible()
+    expect(dialog.locator("#document-content")).to_have_text("Mercado: R$ 50 <b>ok</b>")
+    shot(page, "desktop-document")
+    page.keyboard.press("Escape")
+    expect(dialog).to_be_hidden()
+
+
+def test_a_throttled_send_says_when_to_retry_and_keeps_the_text(page: Page, live_server: Any, user: Any) -> None:
+    keys: list[str] = []
+
+    def throttled(route: Route) -> None:
+        if route.request.method != "POST":
+            route.continue_()
+            return
+        keys.append(route.request.headers["idempotency-key"])
+        route.fulfill(
+            status=429, headers={"Retry-After": "12"}, json={"detail": "Request was throttled."}
+        )
+
+    page.route(re.compile(r".*/api/v1/conversations/\d+/messages/$"), throttled)
+    sign_in(page, live_server.url)
+    start_conversation(page)
+
+    send(page, "Hello")
+    expect(page.get_by_role("alert")).to_contain_text("Too many messages, retry in 12 s.")
+    expect(page.get_by_label("Message", exact=True)).to_have_value("Hello")
+    page.get_by_role("button", name="Send").click()
+    expect(page.get_by_role("alert")).to_contain_text("retry in 12 s")
+
+    assert len(keys) == 2 and keys[0] == keys[1], "re-sending the same text reuses its Idempotency-Key"

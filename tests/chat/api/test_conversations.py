@@ -1,0 +1,56 @@
+from __future__ import annotations
+
+import pytest
+
+pytestmark = pytest.mark.django_db
+
+
+def test_it_creates_a_conversation_owned_by_the_caller(api, user):
+    response = api.post("/api/v1/conversations/", {"title": "Finanças"}, format="json")
+    assert response.status_code == 201
+    assert response.json()["title"] == "Finanças"
+    assert user.conversations.get().title == "Finanças"
+
+
+def test_it_lists_conversations_newest_first_with_a_cursor(api):
+    for index in range(3):
+        api.post("/api/v1/conversations/", {"title": f"c{index}"}, format="json")
+    page = api.get("/api/v1/conversations/?page_size=2").json()
+    assert [c["title"] for c in page["results"]] == ["c2", "c1"]
+    assert page["next"]
+    rest = api.get(page["next"]).json()
+    assert [c["title"] for c in rest["results"]] == ["c0"]
+
+
+def test_it_renames_and_deletes_a_conversation(api, conversation):
+    url = f"/api/v1/conversations/{conversation['id']}/"
+    assert api.patch(url, {"title": "Novo"}, format="json").json()["title"] == "Novo"
+    assert api.delete(url).status_code == 204
+    assert api.get(url).status_code == 404
+
+
+def test_it_rejects_a_title_of_the_wrong_type(api):
+    response = api.post("/api/v1/conversations/", {"title": 42}, format="json")
+    assert response.status_code == 400
+    assert "title" in response.json()["errors"]
+
+
+def test_it_rejects_unknown_fields(api):
+    response = api.post("/api/v1/conversations/", {"titel": "typo"}, format="json")
+    assert response.status_code == 400
+    assert response.json()["errors"] == {"titel": ["Unknown field."]}
+
+
+def test_it_hides_another_users_conversation(api, other_api, conversation):
+    url = f"/api/v1/conversations/{conversation['id']}/"
+    assert other_api.get(url).status_code == 404
+    assert other_api.patch(url, {"title": "x"}, format="json").status_code == 404
+    assert other_api.delete(url).status_code == 404
+    assert other_api.get("/api/v1/conversations/").json()["results"] == []
+    assert api.get(url).json()["title"] == "Dia a dia"
+
+
+def test_it_requires_authentication(client):
+    response = client.get("/api/v1/conversations/")
+    assert response.status_code in (401, 403)
+    assert "detail" in response.json()

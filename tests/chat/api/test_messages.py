@@ -1,0 +1,138 @@
+from __future__ import annotations
+
+import functools
+
+import litellm
+import pytest
+
+from chat.models import Message
+
+pytestmark = pytest.mark.django_db
+
+
+def test_it_accepts_a_message_and_answers_it_with_the_offline_model(api, conversation, send, shipped_skills):
+    response = send(api, conversation["id"], {"content": "Gastei 50 reais no mercado"})
+    assert response.status_code == 202
+    body = response.json()
+    assert body["user_message"]["content"] == "Gastei 50 reais no mercado"
+    assert body["assistant_message"]["status"] == "pending"
+
+    reply = api.get(f"/api/v1/messages/{body['assistant_message']['id']}/").json()
+    assert reply["status"] == "done"
+    assert reply["content"].startswith("No language model is configured")
+    assert "finance" in reply["content"]
+    assert reply["active_skills"] == ["finance"]
+    assert reply["usage"]["total_tokens"] > 0
+
+
+def test_it_runs_the_reply_through_litellm_mock_response(api, conversation, send, shipped_skills, settings, monkeypatch):
+    settings.LLM_MODEL = "gpt-4o-mini"
+    monkeypatch.setattr(litellm, "completion", functools.partial(litellm.completion, mock_response="Anotado!"))
+    response = send(api, conversation["id"], {"content": "Oi, tudo bem?"})
+    reply = api.get(f"/api/v1/messages/{response.json()['assistant_message']['id']}/").json()
+    assert reply["status"] == "done"
+    assert reply["content"] == "Anotado!"
+    assert reply["model"] == "gpt-4o-mini"
+    assert reply["usage"]["total_tokens"] > 0
+
+
+def test_it_lists_messages_newest_first(api, conversation, send, shipped_skills):
+    send(api, conversation["id"], {"content": "primeira"})
+    send(api, conversation["id"], {"content": "segunda"})
+    page = api.get(f"/api/v1/conversations/{conversation['id']}/messages/").json()
+    roles = [(m["role"], m["content"][:7]) for m in page["results"]]
+    assert roles[1] == ("user", "segunda")
+    assert roles[3] == ("user", "primeir")
+    assert page["results"][0]["reply_to"] == page["results"][1]["id"]
+
+
+def test_it_names_an_untitled_conversation_after_its_first_message(api, send, shipped_skills):
+    conversation = api.post("/api/v1/conversations/", {}, format="json").json()
+    send(api, conversation["id"], {"content": "Quero organizar minhas finanças"})
+    assert api.get(f"/api/v1/conversations/{conversation['id']}/").json()["title"] == "Quero organizar minhas finanças"
+
+
+@pytest.mark.parametrize(
+    ("body", "field"),
+    [
+        ({"content": ""}, "content"),
+        ({"content": "   \n "}, "content"),
+        ({"content": 123}, "content"),
+        ({"content": ["a"]}, "content"),
+        ({}, "content"),
+        ({"content": "ok", "extra": 1}, "extra"),
+    ],
+)
+def test_it_rejects_bad_content_and_writes_nothing(api, conversation, send, body, field):
+    response = send(api, conversation["id"], body)
+    assert response.status_code == 400
+    assert field in response.json()["errors"]
+    assert response.json()["detail"]
+    assert not Message.objects.exists()
+
+
+def test_it_rejects_content_over_the_limit(api, conversation, send, settings):
+    response = send(api, conversation["id"], {"content": "x" * 100_001})
+    assert response.status_code == 400
+    assert "100000" in response.json()["detail"]
+    assert not Message.objects.exists()
+
+
+def test_it_rejects_malformed_json(api, conversation):
+    response = api.post(
+        f"/api/v1/conversations/{conversation['id']}/messages/", "{not json", content_type="application/json"
+    )
+    assert response.status_code == 400
+    assert "JSON parse error" in response.json()["detail"]
+    assert not Message.objects.exists()
+
+
+def test_it_answers_404_for_unknown_ids(api, send):
+    assert send(api, 999999, {"content": "oi"}).status_code == 404
+    assert api.get("/api/v1/messages/999999/").status_code == 404
+
+
+def test_another_user_cannot_post_into_or_read_my_conversation(api, other_api, conversation, send, shipped_skills):
+    assert send(other_api, conversation["id"], {"content": "intruso"}).status_code == 404
+    assert not Message.objects.exists()
+    mine = send(api, conversation["id"], {"content": "oi"}).json()
+    assert other_api.get(f"/api/v1/messages/{mine['user_message']['id']}/").status_code == 404
+    assert other_api.get(f"/api/v1/conversations/{conversation['id']}/messages/").status_code == 404
+
+
+def test_it_throttles_message_creation_with_retry_after(api, conversation, send, settings, shipped_skills):
+    from rest_framework.settings import api_settings
+    from rest_framework.throttling import ScopedRateThrottle
+
+    rates = {**api_settings.DEFAULT_THROTTLE_RATES, "messages": "2/minute"}
+    original = ScopedRateThrottle.THROTTLE_RATES
+    ScopedRateThrottle.THROTTLE_RATES = rates
+    try:
+        assert send(api, conversation["id"], {"content": "um"}).status_code == 202
+        assert send(api, conversation["id"], {"content": "dois"}).status_code == 202
+        response = send(api, conversation["id"], {"content": "três"})
+    finally:
+        ScopedRateThrottle.THROTTLE_RATES = original
+    assert response.status_code == 429
+    assert int(response.headers["Retry-After"]) > 0
+    assert "throttled" in response.json()["detail"].lower()
+    assert Message.objects.filter(role="user").count() == 2
+
+
+def test_it_retries_a_failed_reply(api, conversation, send, shipped_skills, django_capture_on_commit_callbacks):
+    body = send(api, conversation["id"], {"content": "oi"}).json()
+    reply_id = body["assistant_message"]["id"]
+    Message.objects.filter(pk=reply_id).update(status="failed", error="The language model is unavailable.")
+    with django_capture_on_commit_callbacks(execute=True):
+        response = api.post(f"/api/v1/messages/{reply_id}/retry/")
+    assert response.status_code == 202
+    reply = api.get(f"/api/v1/messages/{reply_id}/").json()
+    assert reply["status"] == "done"
+    assert reply["error"] == ""
+
+
+def test_only_a_failed_reply_can_be_retried(api, conversation, send, shipped_skills):
+    body = send(api, conversation["id"], {"content": "oi"}).json()
+    response = api.post(f"/api/v1/messages/{body['user_message']['id']}/retry/")
+    assert response.status_code == 409
+    assert response.json()["detail"] == "Only a failed assistant reply can be retried."

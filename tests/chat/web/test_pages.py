@@ -1,0 +1,107 @@
+"""The web chat pages: a login-protected shell, sign in and sign out."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import pytest
+from django.test import Client
+
+pytestmark = pytest.mark.django_db
+
+
+def signed_in(user: Any, **kwargs: Any) -> Client:
+    client = Client(**kwargs)
+    client.force_login(user)
+    return client
+
+
+def test_the_chat_redirects_anonymous_visitors_to_sign_in() -> None:
+    response = Client().get("/")
+
+    assert response.status_code == 302
+    assert response["Location"] == "/login/?next=/"
+
+
+def test_a_conversation_link_redirects_back_to_itself_after_sign_in() -> None:
+    response = Client().get("/c/7/")
+
+    assert response["Location"] == "/login/?next=/c/7/"
+
+
+def test_the_login_page_renders_a_labelled_form() -> None:
+    response = Client().get("/login/")
+
+    assert response.status_code == 200
+    html = response.content.decode()
+    assert '<label for="id_username">Username</label>' in html
+    assert '<label for="id_password">Password</label>' in html
+    assert 'name="csrfmiddlewaretoken"' in html
+
+
+def test_signing_in_lands_on_the_chat(user: Any) -> None:
+    client = Client(enforce_csrf_checks=True)
+    token = client.get("/login/").cookies["csrftoken"].value
+
+    response = client.post(
+        "/login/", {"username": "ana", "password": "pass-ana-123", "csrfmiddlewaretoken": token}
+    )
+
+    assert response.status_code == 302
+    assert response["Location"] == "/"
+    assert client.get("/").status_code == 200
+
+
+def test_wrong_credentials_show_an_error(user: Any) -> None:
+    response = Client().post("/login/", {"username": "ana", "password": "wrong"})
+
+    assert response.status_code == 200
+    assert 'role="alert"' in response.content.decode()
+
+
+def test_the_chat_page_carries_a_csrf_token_and_cookie(user: Any) -> None:
+    response = signed_in(user).get("/")
+
+    assert response.status_code == 200
+    assert 'name="csrfmiddlewaretoken"' in response.content.decode()
+    assert "csrftoken" in response.cookies
+
+
+def test_the_chat_page_is_a_shell_over_the_api(user: Any) -> None:
+    html = signed_in(user).get("/c/12/").content.decode()
+
+    assert 'data-api-root="/api/v1/"' in html
+    assert "chat/app.js" in html
+    assert "chat/app.css" in html
+    assert 'aria-live="polite"' in html
+    assert "ana" in html
+
+
+def test_logout_refuses_get(user: Any) -> None:
+    client = signed_in(user)
+
+    assert client.get("/logout/").status_code == 405
+    assert client.get("/").status_code == 200
+
+
+def test_logout_by_post_signs_out(user: Any) -> None:
+    client = signed_in(user)
+
+    response = client.post("/logout/")
+
+    assert response.status_code == 302
+    assert response["Location"] == "/login/"
+    assert client.get("/").status_code == 302
+
+
+def test_the_api_takes_session_writes_only_with_the_csrf_header(user: Any) -> None:
+    client = signed_in(user, enforce_csrf_checks=True)
+    token = client.get("/").cookies["csrftoken"].value
+
+    refused = client.post("/api/v1/conversations/", {"title": "x"}, content_type="application/json")
+    accepted = client.post(
+        "/api/v1/conversations/", {"title": "x"}, content_type="application/json", headers={"X-CSRFToken": token}
+    )
+
+    assert refused.status_code == 403
+    assert accepted.status_code == 201

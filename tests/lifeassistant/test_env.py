@@ -1,0 +1,68 @@
+from __future__ import annotations
+
+import pytest
+from django.core.exceptions import ImproperlyConfigured
+
+from lifeassistant import env
+
+
+def test_it_reads_booleans_strictly(monkeypatch):
+    monkeypatch.setenv("FLAG", "yes")
+    assert env.env_bool("FLAG", False) is True
+    monkeypatch.setenv("FLAG", "maybe")
+    with pytest.raises(ImproperlyConfigured, match="FLAG must be a boolean"):
+        env.env_bool("FLAG", False)
+
+
+def test_it_names_the_variable_of_a_malformed_integer(monkeypatch):
+    monkeypatch.setenv("LIMIT", "ten")
+    with pytest.raises(ImproperlyConfigured, match="LIMIT must be an integer"):
+        env.env_int("LIMIT", 1)
+    monkeypatch.setenv("LIMIT", "0")
+    with pytest.raises(ImproperlyConfigured, match="LIMIT must be at least 1"):
+        env.env_int("LIMIT", 5, minimum=1)
+
+
+def test_blank_values_fall_back_to_the_default(monkeypatch):
+    monkeypatch.setenv("NAME", "   ")
+    assert env.env_str("NAME", "default") == "default"
+
+
+def test_it_parses_database_urls(monkeypatch):
+    monkeypatch.setenv("DATABASE_URL", "postgres://postgres@127.0.0.1:5432/app")
+    config = env.env_database("DATABASE_URL", "sqlite:///x")
+    assert config["ENGINE"] == "django.db.backends.postgresql"
+    assert config["NAME"] == "app"
+    monkeypatch.setenv("DATABASE_URL", "mysql://x/y")
+    with pytest.raises(ImproperlyConfigured, match="DATABASE_URL must be a sqlite:// or postgres:// URL"):
+        env.env_database("DATABASE_URL", "sqlite:///x")
+
+
+def test_it_parses_cache_urls(monkeypatch):
+    monkeypatch.setenv("CACHE_URL", "redis://127.0.0.1:6379/1")
+    assert env.env_cache("CACHE_URL", "locmem://")["BACKEND"].endswith("RedisCache")
+    monkeypatch.setenv("CACHE_URL", "memcached://x")
+    with pytest.raises(ImproperlyConfigured, match="CACHE_URL"):
+        env.env_cache("CACHE_URL", "locmem://")
+
+
+def test_it_checks_url_schemes(monkeypatch):
+    monkeypatch.setenv("CELERY_BROKER_URL", "redis//oops")
+    with pytest.raises(ImproperlyConfigured, match="CELERY_BROKER_URL"):
+        env.env_url("CELERY_BROKER_URL", "", schemes={"redis"})
+
+
+def test_settings_fail_at_start_naming_the_bad_variable(tmp_path):
+    import os
+    import subprocess
+    import sys
+
+    result = subprocess.run(
+        [sys.executable, "-c", "import django, os; os.environ['DJANGO_SETTINGS_MODULE']='lifeassistant.settings'; django.setup()"],
+        env={**os.environ, "MESSAGE_MAX_CHARS": "lots"},
+        capture_output=True,
+        text=True,
+        timeout=60,
+    )
+    assert result.returncode != 0
+    assert "MESSAGE_MAX_CHARS must be an integer" in result.stderr

@@ -1,0 +1,162 @@
+"""A scripted OpenAI-compatible chat-completions server on 127.0.0.1, as a pytest fixture.
+
+The real litellm → OpenAI client → HTTP path runs against it: tests enqueue the replies
+(a text answer, tool calls, or an HTTP error) and read back the request bodies it got.
+
+    def test_it_answers(scripted_llm):
+        scripted_llm.reply_text("Olá!")
+        ...
+        assert scripted_llm.requests[0]["messages"][-1]["content"] == "oi"
+"""
+
+from __future__ import annotations
+
+import json
+import threading
+from collections import deque
+from collections.abc import Iterator
+from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
+from typing import Any
+
+import pytest
+
+
+class ScriptedLLM:
+    """The queue of scripted replies and the log of received requests."""
+
+    def __init__(self) -> None:
+        self._script: deque[tuple[int, dict[str, Any]]] = deque()
+        self.requests: list[dict[str, Any]] = []
+        self._lock = threading.Lock()
+        self._calls = 0
+        self.port = 0
+
+    @property
+    def api_base(self) -> str:
+        return f"http://127.0.0.1:{self.port}/v1"
+
+    # -- scripting ---------------------------------------------------------------
+
+    def reply_text(self, content: str, *, prompt_tokens: int = 10, completion_tokens: int = 5) -> None:
+        """The next completion answers ``content``."""
+        message = {"role": "assistant", "content": content}
+        self._script.append((200, self._completion(message, "stop", prompt_tokens, completion_tokens)))
+
+    def reply_tool_call(
+        self, name: str, arguments: dict[str, Any] | str, *, call_id: str | None = None, **usage: int
+    ) -> None:
+        """The next completion asks for one tool call."""
+        self.reply_tool_calls([(name, arguments, call_id)], **usage)
+
+    def reply_tool_calls(
+        self,
+        calls: list[tuple[str, dict[str, Any] | str, str | None]],
+        *,
+        prompt_tokens: int = 10,
+        completion_tokens: int = 5,
+    ) -> None:
+        """The next completion asks for several tool calls at once: (name, arguments, call_id)."""
+        tool_calls = []
+        for name, arguments, call_id in calls:
+            with self._lock:
+                self._calls += 1
+                number = self._calls
+            tool_calls.append(
+                {
+                    "id": call_id or f"call_{number}",
+                    "type": "function",
+                    "function": {
+                        "name": name,
+                        "arguments": arguments if isinstance(arguments, str) else json.dumps(arguments),
+                    },
+                }
+            )
+        message = {"role": "assistant", "content": None, "tool_calls": tool_calls}
+        self._script.append((200, self._completion(message, "tool_calls", prompt_tokens, completion_tokens)))
+
+    def reply_error(self, status: int, message: str = "scripted failure", *, times: int = 1) -> None:
+        """The next ``times`` requests fail with HTTP ``status``."""
+        body = {"error": {"message": message, "type": "server_error", "code": status}}
+        for _ in range(times):
+            self._script.append((status, body))
+
+    @property
+    def pending(self) -> int:
+        """Scripted replies not consumed yet."""
+        return len(self._script)
+
+    # -- serving ---------------------------------------------------------------
+
+    def next_reply(self, body: dict[str, Any]) -> tuple[int, dict[str, Any]]:
+        with self._lock:
+            self.requests.append(body)
+            if not self._script:
+                return 500, {"error": {"message": "The script has no reply left.", "type": "server_error"}}
+            return self._script.popleft()
+
+    @staticmethod
+    def _completion(message: dict[str, Any], finish: str, prompt_tokens: int, completion_tokens: int) -> dict[str, Any]:
+        return {
+            "id": "chatcmpl-scripted",
+            "object": "chat.completion",
+            "created": 1_700_000_000,
+            "model": "scripted",
+            "choices": [{"index": 0, "message": message, "finish_reason": finish}],
+            "usage": {
+                "prompt_tokens": prompt_tokens,
+                "completion_tokens": completion_tokens,
+                "total_tokens": prompt_tokens + completion_tokens,
+            },
+        }
+
+
+def _handler_for(script: ScriptedLLM) -> type[BaseHTTPRequestHandler]:
+    class Handler(BaseHTTPRequestHandler):
+        protocol_version = "HTTP/1.1"
+
+        def do_POST(self) -> None:  # noqa: N802 - http.server's naming
+            length = int(self.headers.get("Content-Length") or 0)
+            raw = self.rfile.read(length)
+            if self.path.rstrip("/") != "/v1/chat/completions":
+                self._send(404, {"error": {"message": f"No route {self.path}"}})
+                return
+            try:
+                body = json.loads(raw or b"{}")
+            except json.JSONDecodeError:
+                self._send(400, {"error": {"message": "Body is not JSON."}})
+                return
+            self._send(*script.next_reply(body))
+
+        def _send(self, status: int, payload: dict[str, Any]) -> None:
+            data = json.dumps(payload).encode()
+            self.send_response(status)
+            self.send_header("Content-Type", "application/json")
+            self.send_header("Content-Length", str(len(data)))
+            self.end_headers()
+            self.wfile.write(data)
+
+        def log_message(self, format: str, *args: Any) -> None:  # noqa: A002 - keep test output quiet
+            pass
+
+    return Handler
+
+
+@pytest.fixture
+def scripted_llm(settings: Any) -> Iterator[ScriptedLLM]:
+    """A running scripted server, with the LLM settings pointing at it."""
+    script = ScriptedLLM()
+    server = ThreadingHTTPServer(("127.0.0.1", 0), _handler_for(script))
+    server.daemon_threads = True
+    script.port = server.server_address[1]
+    thread = threading.Thread(target=server.serve_forever, kwargs={"poll_interval": 0.05}, name="scripted-llm", daemon=True)
+    thread.start()
+    settings.LLM_MODEL = "openai/scripted"
+    settings.LLM_API_BASE = script.api_base
+    settings.LLM_API_KEY = "test-key"
+    settings.LLM_RETRY_BACKOFF_SECONDS = 0
+    try:
+        yield script
+    finally:
+        server.shutdown()
+        server.server_close()
+        thread.join(timeout=5)

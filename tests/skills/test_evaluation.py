@@ -1,0 +1,162 @@
+import json
+from pathlib import Path
+
+import pytest
+
+from skills.domain import DEFAULT_TONE, SkillDefinition
+from skills.evaluation import evaluate, format_report, load_jsonl
+from skills.skillmd import read_skill_dir
+
+REPO = Path(__file__).resolve().parents[2]
+DEV_SET = REPO.parent / "shared" / "eval" / "routing-dev.jsonl"
+REQUIRED_EXACT_MATCH = 0.90
+
+
+def make_skill(name: str, *patterns: str, priority: int = 5, **fields: object) -> SkillDefinition:
+    return SkillDefinition(
+        name=name,
+        description="",
+        trigger_patterns=patterns,
+        tools=(),
+        prompt_extension="",
+        tone=DEFAULT_TONE,
+        priority=priority,
+        **fields,  # type: ignore[arg-type]
+    )
+
+
+SKILLS = [
+    make_skill("general", priority=10),
+    make_skill("finance", "gast", "=reais", priority=3),
+    make_skill("health", "dormi", priority=4),
+    make_skill("spiritual", "reza", requires_user_preference="christian_perspective"),
+]
+
+
+def test_single_messages_are_scored_by_exact_set():
+    report = evaluate(
+        [
+            {"text": "gastei 10 reais", "skills": ["finance"]},
+            {"text": "dormi mal e gastei muito", "skills": ["health", "finance"]},
+            {"text": "oi", "skills": ["general"]},
+            {"text": "dormi mal", "skills": ["counselor", "health"]},
+        ],
+        SKILLS,
+    )
+    assert report.n == 4
+    assert report.exact_match == 0.75
+    assert [tuple(miss) for miss in report.misses] == [("dormi mal", ("counselor", "health"), ("health",))]
+
+
+def test_per_skill_scores_count_true_and_false_positives_and_negatives():
+    report = evaluate(
+        [
+            {"text": "gastei", "skills": ["finance"]},
+            {"text": "gastei", "skills": ["health"]},
+            {"text": "oi", "skills": ["finance"]},
+        ],
+        SKILLS,
+    )
+    finance = report.per_skill["finance"]
+    assert (finance.tp, finance.fp, finance.fn, finance.support) == (1, 1, 1, 2)
+    assert finance.precision == 0.5
+    assert finance.recall == 0.5
+    health = report.per_skill["health"]
+    assert (health.tp, health.fp, health.fn, health.precision, health.recall) == (0, 0, 1, 0.0, 0.0)
+    assert report.per_skill["general"].fp == 1
+
+
+def test_preferences_of_a_line_are_passed_to_detection():
+    report = evaluate(
+        [
+            {"text": "quero rezar", "skills": ["spiritual"], "preferences": {"christian_perspective": True}},
+            {"text": "quero rezar", "skills": ["general"]},
+        ],
+        SKILLS,
+    )
+    assert report.exact_match == 1.0
+
+
+def test_a_conversation_carries_inertia_across_its_turns():
+    conversation = {
+        "conversation": [
+            {"text": "gastei 10 reais", "skills": ["finance"]},
+            {"text": "e ontem?", "skills": ["finance"]},
+            {"text": "e anteontem?", "skills": ["general"]},
+        ]
+    }
+    assert evaluate([conversation], SKILLS, inertia_messages=1).exact_match == 1.0
+    assert evaluate([conversation], SKILLS, inertia_messages=5).exact_match == pytest.approx(2 / 3)
+
+
+def test_each_line_starts_a_fresh_state():
+    report = evaluate(
+        [
+            {"conversation": [{"text": "gastei", "skills": ["finance"]}]},
+            {"text": "e ontem?", "skills": ["general"]},
+            {"conversation": [{"text": "e hoje?", "skills": ["general"]}]},
+        ],
+        SKILLS,
+    )
+    assert report.n == 3
+    assert report.exact_match == 1.0
+
+
+def test_a_line_without_text_or_conversation_is_rejected():
+    with pytest.raises(ValueError, match="line 2"):
+        evaluate([{"text": "oi", "skills": ["general"]}, {"skills": []}], SKILLS)
+
+
+def test_a_message_without_a_list_of_skills_is_rejected():
+    with pytest.raises(ValueError, match="list of 'skills'"):
+        evaluate([{"text": "oi", "skills": "general"}], SKILLS)
+
+
+def test_the_report_converts_to_plain_data():
+    report = evaluate([{"text": "oi", "skills": ["health"]}], SKILLS)
+    data = report.as_dict()
+    assert json.loads(json.dumps(data)) == data
+    assert data["n"] == 1
+    assert data["exact_match"] == 0.0
+    assert data["misses"] == [{"text": "oi", "expected": ["health"], "got": ["general"]}]
+    assert data["per_skill"]["health"] == {"precision": 0.0, "recall": 0.0, "support": 1, "tp": 0, "fp": 0, "fn": 1}
+
+
+def test_the_formatted_report_shows_accuracy_skills_and_misses():
+    text = format_report(evaluate([{"text": "oi", "skills": ["health"]}, {"text": "gastei", "skills": ["finance"]}], SKILLS))
+    assert "exact match: 1/2 (50.0%)" in text
+    assert "finance" in text and "health" in text
+    assert "'oi': expected health; got general" in text
+
+
+def test_an_empty_evaluation_has_zero_samples():
+    report = evaluate([], SKILLS)
+    assert (report.n, report.exact_match, report.per_skill, report.misses) == (0, 0.0, {}, ())
+
+
+def test_load_jsonl_skips_blank_lines(tmp_path):
+    path = tmp_path / "set.jsonl"
+    path.write_text('{"text": "a", "skills": []}\n\n{"text": "b", "skills": []}\n', encoding="utf-8")
+    assert [line["text"] for line in load_jsonl(path)] == ["a", "b"]
+
+
+def test_load_jsonl_names_the_line_with_bad_json(tmp_path):
+    path = tmp_path / "set.jsonl"
+    path.write_text('{"text": "a", "skills": []}\n{"text": \n', encoding="utf-8")
+    with pytest.raises(ValueError, match=r"set.jsonl:2: invalid JSON"):
+        load_jsonl(path)
+
+
+def test_load_jsonl_rejects_lines_that_are_not_objects(tmp_path):
+    path = tmp_path / "set.jsonl"
+    path.write_text("[1, 2]\n", encoding="utf-8")
+    with pytest.raises(ValueError, match=r"set.jsonl:1: expected a JSON object"):
+        load_jsonl(path)
+
+
+@pytest.mark.skipif(not DEV_SET.exists(), reason="the routing dev set is not available")
+def test_the_shipped_skills_route_the_dev_set_with_at_least_90_percent_exact_match():
+    skills = [parsed.definition for _, parsed in read_skill_dir(REPO / "skills" / "definitions") if parsed.definition]
+    assert len(skills) == 7
+    report = evaluate(load_jsonl(DEV_SET), skills)
+    assert report.exact_match >= REQUIRED_EXACT_MATCH, format_report(report)

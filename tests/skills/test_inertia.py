@@ -1,0 +1,203 @@
+from datetime import datetime, timedelta, timezone
+
+from skills.domain import DEFAULT_TONE, SkillDefinition
+from skills.inertia import EMPTY_STATE, Decision, InertiaState, decide
+
+NOW = datetime(2025, 3, 1, 12, 0, tzinfo=timezone.utc)
+
+
+def make_skill(name: str, priority: int = 5, **fields: object) -> SkillDefinition:
+    return SkillDefinition(
+        name=name,
+        description="",
+        trigger_patterns=(),
+        tools=(),
+        prompt_extension="",
+        tone=DEFAULT_TONE,
+        priority=priority,
+        **fields,  # type: ignore[arg-type]
+    )
+
+
+GENERAL = make_skill("general", priority=10)
+FINANCE = make_skill("finance", priority=3)
+COUNSELOR = make_skill("counselor", priority=2)
+HEALTH = make_skill("health", priority=4)
+RELATIONSHIPS = make_skill("relationships", priority=4)
+SPIRITUAL = make_skill("spiritual", requires_user_preference="christian_perspective")
+SKILLS = [GENERAL, FINANCE, COUNSELOR, HEALTH, RELATIONSHIPS, SPIRITUAL]
+CHRISTIAN = {"christian_perspective": True}
+
+
+def names(decision: Decision) -> list[str]:
+    return [skill.name for skill in decision.active]
+
+
+def run(messages: list[dict[str, tuple[str, ...]]], **options: object) -> list[Decision]:
+    """Decide a conversation, message after message, carrying the state."""
+    decisions = []
+    state = EMPTY_STATE
+    for index, matches in enumerate(messages):
+        decision = decide(SKILLS, matches, state, now=NOW + timedelta(minutes=index), **options)  # type: ignore[arg-type]
+        decisions.append(decision)
+        state = decision.state
+    return decisions
+
+
+def test_triggered_skills_are_active_in_priority_order():
+    decision = decide(SKILLS, {"health": ("sono",), "finance": ("divida",), "counselor": ("ansied",)}, EMPTY_STATE, now=NOW)
+    assert names(decision) == ["counselor", "finance", "health"]
+    assert decision.reason == "trigger"
+
+
+def test_skills_with_equal_priority_are_ordered_by_name():
+    decision = decide(SKILLS, {"relationships": ("mae",), "health": ("sono",)}, EMPTY_STATE, now=NOW)
+    assert names(decision) == ["health", "relationships"]
+
+
+def test_a_detection_resets_the_state():
+    state = InertiaState(("finance",), NOW - timedelta(hours=1), 3)
+    decision = decide(SKILLS, {"health": ("sono",)}, state, now=NOW)
+    assert decision.state == InertiaState(("health",), NOW, 0)
+
+
+def test_a_new_detection_replaces_the_previous_skills():
+    decisions = run([{"finance": ("gast",)}, {}, {"health": ("sono",)}, {}])
+    assert [names(decision) for decision in decisions] == [
+        ["finance"],
+        ["finance"],
+        ["health"],
+        ["health"],
+    ]
+
+
+def test_it_keeps_skills_for_five_quiet_messages():
+    decisions = run([{"finance": ("gast",)}] + [{}] * 5)
+    assert [names(decision) for decision in decisions] == [["finance"]] * 6
+    assert [decision.reason for decision in decisions[1:]] == ["inertia"] * 5
+    assert [decision.state.messages_since_detection for decision in decisions] == [0, 1, 2, 3, 4, 5]
+
+
+def test_it_falls_back_on_the_sixth_quiet_message():
+    decisions = run([{"finance": ("gast",)}] + [{}] * 6)
+    assert names(decisions[6]) == ["general"]
+    assert decisions[6].reason == "fallback"
+    assert decisions[6].state.active_skills == ("general",)
+
+
+def test_inertia_keeps_the_time_of_the_last_detection():
+    decisions = run([{"finance": ("gast",)}, {}, {}])
+    assert decisions[2].state.last_detected_at == NOW
+
+
+def test_the_inertia_length_is_configurable():
+    decisions = run([{"finance": ("gast",)}, {}, {}], inertia_messages=1)
+    assert [names(decision) for decision in decisions] == [["finance"], ["finance"], ["general"]]
+
+
+def test_zero_inertia_messages_disables_inertia():
+    decisions = run([{"finance": ("gast",)}, {}], inertia_messages=0)
+    assert names(decisions[1]) == ["general"]
+
+
+def test_a_conversation_without_triggers_uses_the_fallback_skill():
+    decision = decide(SKILLS, {}, EMPTY_STATE, now=NOW)
+    assert names(decision) == ["general"]
+    assert decision.reason == "fallback"
+
+
+def test_general_alone_is_not_kept_by_inertia():
+    state = InertiaState(("general",), None, 0)
+    decision = decide(SKILLS, {}, state, now=NOW, routed="health")
+    assert decision.reason == "router"
+
+
+def test_the_fallback_is_empty_when_general_is_missing():
+    decision = decide([FINANCE], {}, EMPTY_STATE, now=NOW)
+    assert decision.active == ()
+
+
+def test_a_skill_needing_a_preference_stays_off_without_it():
+    decision = decide(SKILLS, {"spiritual": ("oracao",)}, EMPTY_STATE, now=NOW, preferences={})
+    assert names(decision) == ["general"]
+    assert decision.matched == {"spiritual": ("oracao",)}
+
+
+def test_a_skill_needing_a_preference_fires_with_it():
+    decision = decide(SKILLS, {"spiritual": ("oracao",)}, EMPTY_STATE, now=NOW, preferences=CHRISTIAN)
+    assert names(decision) == ["spiritual"]
+
+
+def test_a_preference_turned_off_ends_inertia_for_that_skill():
+    state = InertiaState(("finance", "spiritual"), NOW, 1)
+    decision = decide(SKILLS, {}, state, now=NOW, preferences={"christian_perspective": False})
+    assert names(decision) == ["finance"]
+    assert decision.state.active_skills == ("finance",)
+
+
+def test_inertia_falls_back_when_no_kept_skill_is_allowed_any_more():
+    state = InertiaState(("spiritual",), NOW, 1)
+    decision = decide(SKILLS, {}, state, now=NOW, preferences={})
+    assert names(decision) == ["general"]
+
+
+def test_inertia_drops_skills_that_no_longer_exist_or_are_disabled():
+    disabled_health = make_skill("health", priority=4, enabled=False)
+    skills = [GENERAL, FINANCE, disabled_health]
+    state = InertiaState(("finance", "health", "deleted"), NOW, 1)
+    decision = decide(skills, {}, state, now=NOW)
+    assert names(decision) == ["finance"]
+
+
+def test_an_explicit_skill_is_active_without_triggers():
+    decision = decide(SKILLS, {}, EMPTY_STATE, now=NOW, explicit="counselor")
+    assert names(decision) == ["counselor"]
+    assert decision.reason == "explicit"
+    assert decision.state == InertiaState(("counselor",), NOW, 0)
+
+
+def test_an_explicit_skill_joins_the_triggered_ones():
+    decision = decide(SKILLS, {"finance": ("gast",)}, EMPTY_STATE, now=NOW, explicit="health")
+    assert names(decision) == ["finance", "health"]
+
+
+def test_an_explicit_skill_needing_a_preference_stays_off_without_it():
+    decision = decide(SKILLS, {}, EMPTY_STATE, now=NOW, explicit="spiritual")
+    assert names(decision) == ["general"]
+    assert decision.reason == "fallback"
+
+
+def test_an_unknown_explicit_skill_is_ignored():
+    decision = decide(SKILLS, {"finance": ("gast",)}, EMPTY_STATE, now=NOW, explicit="nope")
+    assert names(decision) == ["finance"]
+    assert decision.reason == "trigger"
+
+
+def test_the_router_is_used_when_triggers_and_inertia_give_nothing():
+    decision = decide(SKILLS, {}, EMPTY_STATE, now=NOW, routed="health")
+    assert names(decision) == ["health"]
+    assert decision.reason == "router"
+    assert decision.state.active_skills == ("general",)
+
+
+def test_the_router_is_ignored_when_triggers_fired():
+    decision = decide(SKILLS, {"finance": ("gast",)}, EMPTY_STATE, now=NOW, routed="health")
+    assert names(decision) == ["finance"]
+
+
+def test_the_router_is_ignored_while_inertia_holds():
+    state = InertiaState(("finance",), NOW, 2)
+    decision = decide(SKILLS, {}, state, now=NOW, routed="health")
+    assert names(decision) == ["finance"]
+    assert decision.reason == "inertia"
+
+
+def test_a_routed_skill_needing_a_preference_stays_off_without_it():
+    decision = decide(SKILLS, {}, EMPTY_STATE, now=NOW, routed="spiritual")
+    assert names(decision) == ["general"]
+    assert decision.reason == "fallback"
+
+
+def test_triggers_of_unknown_skills_are_ignored():
+    decision = decide(SKILLS, {"deleted": ("x",)}, EMPTY_STATE, now=NOW)
+    assert names(decision) == ["general"]

@@ -1,0 +1,190 @@
+import pytest
+
+from skills.domain import DEFAULT_TONE, SkillDefinition
+from skills.matching import compile_matcher, naive_match, normalize, validate_pattern
+
+
+def make_skill(name: str, *patterns: str, enabled: bool = True) -> SkillDefinition:
+    return SkillDefinition(
+        name=name,
+        description="",
+        trigger_patterns=patterns,
+        tools=(),
+        prompt_extension="",
+        tone=DEFAULT_TONE,
+        enabled=enabled,
+    )
+
+
+def match(text: str, *skills: SkillDefinition) -> dict[str, tuple[str, ...]]:
+    return compile_matcher(skills).match(text)
+
+
+def test_a_plain_pattern_matches_at_the_start_of_a_word():
+    finance = make_skill("finance", "gast")
+    assert match("Ontem eu gastei demais", finance) == {"finance": ("gast",)}
+
+
+def test_a_plain_pattern_does_not_match_inside_a_word():
+    counselor = make_skill("counselor", "briga")
+    assert match("Muito obrigado pela ajuda", counselor) == {}
+
+
+def test_a_plain_pattern_matches_at_the_very_start_of_the_text():
+    counselor = make_skill("counselor", "briga")
+    assert match("brigamos de novo", counselor) == {"counselor": ("briga",)}
+
+
+def test_a_word_start_may_follow_punctuation():
+    finance = make_skill("finance", "gast")
+    assert match("(gastos) do mês", finance) == {"finance": ("gast",)}
+
+
+def test_a_whole_word_pattern_needs_the_word_to_end():
+    spiritual = make_skill("spiritual", "=fé")
+    assert match("Tenho fé.", spiritual) == {"spiritual": ("=fé",)}
+    assert match("Fez sol hoje", spiritual) == {}
+
+
+def test_a_whole_word_pattern_does_not_match_a_longer_word():
+    finance = make_skill("finance", "=real")
+    assert match("Realmente, faz sentido", finance) == {}
+    assert match("custou um real", finance) == {"finance": ("=real",)}
+
+
+def test_a_phrase_matches_words_in_sequence():
+    counselor = make_skill("counselor", "não sei o que fazer")
+    assert match("Sinceramente não sei o que fazer agora", counselor) == {
+        "counselor": ("não sei o que fazer",)
+    }
+
+
+def test_a_phrase_treats_any_whitespace_run_as_one_space():
+    counselor = make_skill("counselor", "não sei o que fazer")
+    assert match("não  sei\to que\nfazer", counselor) == {"counselor": ("não sei o que fazer",)}
+
+
+def test_a_phrase_does_not_match_across_punctuation():
+    counselor = make_skill("counselor", "não sei o que fazer")
+    assert match("não sei, o que fazer", counselor) == {}
+
+
+def test_the_last_word_of_a_phrase_is_a_prefix():
+    finance = make_skill("finance", "conta de lu")
+    assert match("a conta de luz veio alta", finance) == {"finance": ("conta de lu",)}
+
+
+def test_the_last_word_of_a_whole_word_phrase_must_end():
+    counselor = make_skill("counselor", "=me sinto só")
+    assert match("me sinto só hoje", counselor) == {"counselor": ("=me sinto só",)}
+    assert match("me sinto sozinho", counselor) == {}
+
+
+def test_a_phrase_must_start_at_a_word_start():
+    finance = make_skill("finance", "a pagar")
+    assert match("tinha pagar", finance) == {}
+
+
+def test_an_unaccented_pattern_matches_accented_text():
+    finance = make_skill("finance", "divida", "orcamento")
+    assert match("Minhas DÍVIDAS e o orçamento", finance) == {"finance": ("divida", "orcamento")}
+
+
+def test_an_accented_pattern_matches_unaccented_text():
+    health = make_skill("health", "insônia", "=ação")
+    assert match("to com insonia, sem acao", health) == {"health": ("insônia", "=ação")}
+
+
+def test_matching_ignores_case():
+    finance = make_skill("finance", "Gast")
+    assert match("GASTEI 200 NO POSTO", finance) == {"finance": ("Gast",)}
+
+
+def test_every_overlapping_pattern_across_skills_is_reported():
+    a = make_skill("a", "conta")
+    b = make_skill("b", "contas a pagar")
+    c = make_skill("c", "=conta")
+    assert match("Minhas contas a pagar", a, b, c) == {
+        "a": ("conta",),
+        "b": ("contas a pagar",),
+    }
+
+
+def test_a_pattern_starting_inside_a_longer_match_is_reported():
+    a = make_skill("a", "contas a pagar")
+    b = make_skill("b", "a pagar")
+    c = make_skill("c", "pagar")
+    assert match("contas a pagar", a, b, c) == {
+        "a": ("contas a pagar",),
+        "b": ("a pagar",),
+        "c": ("pagar",),
+    }
+
+
+def test_a_skill_reports_each_of_its_patterns_that_fired_once():
+    finance = make_skill("finance", "gast", "gastei", "=reais")
+    assert match("gastei 10 reais, gastei 5 reais", finance) == {
+        "finance": ("gast", "gastei", "=reais")
+    }
+
+
+def test_the_same_pattern_in_two_skills_fires_for_both():
+    relationships = make_skill("relationships", "=chefe")
+    professional = make_skill("professional", "=chefe")
+    assert match("meu chefe", relationships, professional) == {
+        "relationships": ("=chefe",),
+        "professional": ("=chefe",),
+    }
+
+
+def test_disabled_skills_are_left_out_of_the_matcher():
+    finance = make_skill("finance", "gast", enabled=False)
+    assert match("gastei", finance) == {}
+
+
+def test_a_matcher_without_patterns_matches_nothing():
+    assert match("qualquer coisa", make_skill("general")) == {}
+
+
+def test_malformed_patterns_are_skipped_and_reported():
+    finance = make_skill("finance", "=", "gast", "   ")
+    matcher = compile_matcher([finance])
+    assert matcher.match("gastei") == {"finance": ("gast",)}
+    assert [(skill, pattern) for skill, pattern, _ in matcher.skipped_patterns] == [
+        ("finance", "="),
+        ("finance", "   "),
+    ]
+
+
+def test_regex_characters_in_patterns_are_literal():
+    finance = make_skill("finance", "r$", "c++")
+    assert match("paguei R$ 50 no curso de c++", finance) == {"finance": ("r$", "c++")}
+    assert match("rs 50", finance) == {}
+
+
+def test_normalize_folds_case_accents_cedilla_and_whitespace():
+    assert normalize("  Ação\tÇÃO  Über\n") == "acao cao uber"
+
+
+def test_normalize_turns_typographic_apostrophes_into_plain_ones():
+    assert normalize("Don’t") == "don't"
+
+
+@pytest.mark.parametrize(
+    "pattern",
+    ["", "   ", "=", " = ", "!!!", "= ?", "a" * 101, "linha\nquebrada", "linha\rquebrada"],
+)
+def test_validate_pattern_rejects_malformed_patterns(pattern):
+    assert validate_pattern(pattern) is not None
+
+
+@pytest.mark.parametrize("pattern", ["gast", "=fé", "não sei o que fazer", "r$", "a" * 100, "2kg"])
+def test_validate_pattern_accepts_well_formed_patterns(pattern):
+    assert validate_pattern(pattern) is None
+
+
+def test_naive_match_is_the_original_substring_search():
+    finance = make_skill("finance", "real", "conta")
+    counselor = make_skill("counselor", "briga")
+    assert naive_match("Obrigado, realmente", [finance, counselor]) == ("finance", "counselor")
+    assert naive_match("Dívida", [make_skill("finance", "divida")]) == ()
