@@ -12,6 +12,7 @@ from django.db.models import Q
 from django.utils import timezone
 
 from . import llm
+from .context import remember_round
 from .actions import is_proposal, propose, replayed_proposal, withdraw_for_failed_reply
 from .models import Message, PendingAction, ToolCall
 from .tool_loop import run_tool_loop
@@ -75,6 +76,7 @@ def answer(message: Message) -> None:
         cost=None if result.cost is None else Decimal(str(round(result.cost, 6))),
         finished_at=timezone.now(),
     )
+    remember_round(message)
 
 
 def execute_tool_call(

@@ -12,7 +12,7 @@ from django.conf import settings
 from django.core.cache import cache
 
 from . import context_light
-from .models import Conversation, Message
+from .models import Conversation, Message, PendingAction
 
 
 def _key(conversation: Conversation) -> str:
@@ -69,6 +69,9 @@ def remember_round(message: Message) -> None:
 def _round_summary(message: Message) -> tuple[str, str | None, list[str]]:
     from .tools import REGISTRY
 
+    proposed = message.pending_actions.filter(status=PendingAction.Status.PENDING).order_by("-id").first()
+    if proposed is not None:  # a write waits for the user's "yes"
+        return proposed.tool, None, ["confirmation"]
     calls = [call for call in message.tool_calls.all() if call.ok]
     writes = [call for call in calls if (tool := REGISTRY.get(call.tool)) is not None and tool.writes]
     chosen = (writes or calls)[-1:]

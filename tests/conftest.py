@@ -58,3 +58,21 @@ def shipped_skills(db: Any) -> None:
 
     report = load_directory(REPO / "skills" / "definitions")
     assert not report.errors, report.errors
+
+
+@pytest.fixture
+def conversation(api: Any) -> dict[str, Any]:
+    return api.post("/api/v1/conversations/", {"title": "Dia a dia"}, format="json").json()
+
+
+@pytest.fixture
+def send(django_capture_on_commit_callbacks: Any) -> Any:
+    """POST a message and run what the commit dispatches (the eager Celery task)."""
+
+    def _send(client: Any, conversation_id: int, body: Any, **headers: str) -> Any:
+        with django_capture_on_commit_callbacks(execute=True):
+            return client.post(
+                f"/api/v1/conversations/{conversation_id}/messages/", body, format="json", headers=headers
+            )
+
+    return _send

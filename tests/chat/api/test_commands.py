@@ -1,0 +1,116 @@
+"""Explicit commands through the API: /help, /skill args, !shell and @document references."""
+
+from __future__ import annotations
+
+import pytest
+
+from chat.models import Message
+from documents.models import ChatDocument
+from lifeassistant.models import Profile
+from skills.models import Skill
+
+pytestmark = pytest.mark.django_db
+
+
+def reply_of(api, response):
+    return api.get(f"/api/v1/messages/{response.json()['assistant_message']['id']}/").json()
+
+
+def test_help_lists_the_commands_without_calling_the_model(api, conversation, send, shipped_skills):
+    reply = reply_of(api, send(api, conversation["id"], {"content": "/help"}))
+    assert reply["status"] == "done"
+    assert reply["content"].startswith("Commands you can use:")
+    assert "/finance" in reply["content"]
+    assert "/spiritual" not in reply["content"]  # needs the christian_perspective preference
+    assert reply["usage"]["total_tokens"] == 0
+
+
+def test_an_unknown_command_gets_the_list_of_commands(api, conversation, send, shipped_skills):
+    reply = reply_of(api, send(api, conversation["id"], {"content": "/deploy now"}))
+    assert reply["content"].startswith("Unknown command /deploy. Commands you can use:")
+    assert reply["usage"]["total_tokens"] == 0
+
+
+def test_a_skill_command_forces_the_skill_and_sends_its_arguments_to_the_model(api, conversation, send, shipped_skills):
+    reply = reply_of(api, send(api, conversation["id"], {"content": "/counselor quero pensar melhor na vida"}))
+    assert reply["skill_reason"] == "explicit"
+    assert reply["active_skills"][0] == "counselor"
+    assert "You said: quero pensar melhor na vida" in reply["content"]
+    conversation_state = api.get(f"/api/v1/conversations/{conversation['id']}/").json()
+    assert conversation_state["active_skills"] == reply["active_skills"]
+
+
+def test_a_skill_prompt_is_rendered_with_the_arguments(api, conversation, send, shipped_skills):
+    Skill.objects.create(
+        name="budget",
+        description="Budget planning.",
+        prompt_extension="Plan for: $ARGUMENTS. First: $1. Second: $2. Price $1.00 stays. Root ${SKILL_ROOT}.",
+    )
+    send(api, conversation["id"], {"content": '/budget "next month" groceries'})
+    prompt = Message.objects.get(role="assistant").system_prompt
+    assert 'Plan for: "next month" groceries. First: next month. Second: groceries. Price $1.00 stays. Root skills/budget.' in prompt
+
+
+def test_a_skill_the_user_may_not_use_is_an_unknown_command(api, user, conversation, send, shipped_skills):
+    assert "Unknown command /spiritual" in reply_of(api, send(api, conversation["id"], {"content": "/spiritual"}))["content"]
+    Profile.objects.filter(user=user).update(preferences={"christian_perspective": True})
+    reply = reply_of(api, send(api, conversation["id"], {"content": "/spiritual"}))
+    assert reply["content"] == "The spiritual skill is now active in this conversation. What would you like to talk about?"
+
+
+def test_shell_commands_are_off_by_default(api, conversation, send, shipped_skills):
+    reply = reply_of(api, send(api, conversation["id"], {"content": "!ls -la"}))
+    assert reply["content"] == "Did not run `ls -la`: Shell commands are disabled on this service."
+    assert reply["usage"]["total_tokens"] == 0
+
+
+def test_shell_commands_run_for_staff_only_from_the_allowlist(api, user, conversation, send, settings, shipped_skills):
+    settings.SHELL_COMMANDS_ENABLED = True
+    settings.SHELL_ALLOWLIST = ["echo"]
+    assert "only available to staff" in reply_of(api, send(api, conversation["id"], {"content": "!echo hi"}))["content"]
+    user.is_staff = True
+    user.save()
+    reply = reply_of(api, send(api, conversation["id"], {"content": "!echo hi; rm -rf /"}))
+    assert "hi; rm -rf /" in reply["content"]  # passed as arguments, never to a shell
+    assert "(exit code 0)" in reply["content"]
+    refused = reply_of(api, send(api, conversation["id"], {"content": "!cat /etc/passwd"}))
+    assert "Did not run `cat /etc/passwd`" in refused["content"]
+    assert "echo" in refused["content"]
+
+
+def test_the_commands_endpoint_lists_what_this_user_may_type(api, user, shipped_skills):
+    names = [c["name"] for c in api.get("/api/v1/commands/").json()]
+    assert names[0] == "/help"
+    assert "/finance" in names and "/spiritual" not in names and "!command" not in names
+    Profile.objects.filter(user=user).update(preferences={"christian_perspective": True})
+    assert "/spiritual" in [c["name"] for c in api.get("/api/v1/commands/").json()]
+
+
+def make_document(owner, conversation_id, name="notes.txt", content="Aluguel vence dia 10."):
+    return ChatDocument.objects.create(
+        owner=owner, conversation_id=conversation_id, file_name=name, content=content, summary=content[:50]
+    )
+
+
+def test_an_at_reference_puts_my_document_into_the_context(api, user, conversation, send, shipped_skills):
+    make_document(user, conversation["id"])
+    body = send(api, conversation["id"], {"content": "Resuma @notes.txt por favor"}).json()
+    intent = Message.objects.get(pk=body["user_message"]["id"]).intent
+    assert "[document: notes.txt]\nAluguel vence dia 10.\n[/document]" in intent
+
+
+def test_an_at_reference_never_reads_another_users_document(api, other_api, user, other_user, conversation, send, shipped_skills):
+    make_document(user, conversation["id"], content="segredo da Ana")
+    theirs = other_api.post("/api/v1/conversations/", {}, format="json").json()
+    body = send(other_api, theirs["id"], {"content": "mostra @notes.txt"}).json()
+    message = Message.objects.get(pk=body["user_message"]["id"])
+    assert "segredo" not in message.intent and "segredo" not in message.content
+    assert "[notice: @notes.txt was not included: unknown document]" in message.intent
+
+
+@pytest.mark.parametrize("reference", ["@../etc/passwd", "@/etc/passwd", "@~/.ssh/id_rsa", "@src/core/router.ts"])
+def test_path_references_are_rejected(api, conversation, send, shipped_skills, reference):
+    body = send(api, conversation["id"], {"content": f"leia {reference}"}).json()
+    intent = Message.objects.get(pk=body["user_message"]["id"]).intent
+    assert "[notice:" in intent
+    assert "root:" not in intent

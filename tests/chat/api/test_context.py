@@ -1,0 +1,133 @@
+"""The light conversation context over the API (spec 001), and its use by the message service."""
+
+from __future__ import annotations
+
+import json
+
+import pytest
+from django.core.cache import cache
+
+from chat.models import Message
+
+pytestmark = pytest.mark.django_db
+
+STORE = {
+    "action": "store",
+    "last_intent": "task_creation",
+    "last_task_id": 123,
+    "pending_fields": [],
+    "last_user_message": "Create a new task for refactoring",
+}
+CONTEXT = {
+    "last_intent": "task_creation",
+    "last_task_id": "123",
+    "pending_fields": [],
+    "last_user_message": "Create a new task for refactoring",
+}
+
+
+def post(api, conversation_id, payload):
+    return api.post(f"/api/v1/conversations/{conversation_id}/context/", payload, format="json")
+
+
+def test_store_retrieve_and_clear_answer_the_contract_byte_for_byte(api, conversation):
+    stored = post(api, conversation["id"], STORE)
+    assert stored.status_code == 200
+    assert stored.content == json.dumps({"success": True, "stored_context": CONTEXT}, separators=(",", ":")).encode()
+    retrieved = post(api, conversation["id"], {"action": "retrieve"})
+    assert retrieved.content == json.dumps({"success": True, "context": CONTEXT}, separators=(",", ":")).encode()
+    cleared = post(api, conversation["id"], {"action": "clear"})
+    assert cleared.json() == {"success": True, "message": "Context cleared successfully"}
+    assert post(api, conversation["id"], {"action": "retrieve"}).json() == {"success": True, "context": None}
+
+
+def test_an_invalid_action_is_an_error_with_the_contract_text(api, conversation):
+    response = post(api, conversation["id"], {"action": "update"})
+    assert response.status_code == 400
+    assert response.json() == {
+        "success": False,
+        "error": "Invalid action: 'update'. Must be 'store', 'retrieve', or 'clear'",
+    }
+
+
+def test_a_store_with_missing_fields_names_them_and_stores_nothing(api, conversation):
+    post(api, conversation["id"], STORE)
+    response = post(api, conversation["id"], {"action": "store", "last_intent": "x", "last_user_message": "y"})
+    assert response.status_code == 400
+    assert response.json()["error"] == "Missing required fields for 'store': last_task_id, pending_fields"
+    assert post(api, conversation["id"], {"action": "retrieve"}).json()["context"] == CONTEXT
+
+
+def test_a_non_object_body_is_an_error(api, conversation):
+    response = post(api, conversation["id"], ["store"])
+    assert response.status_code == 400
+    assert response.json()["success"] is False
+
+
+def test_contexts_are_scoped_to_one_conversation_of_one_user(api, other_api, conversation):
+    second = api.post("/api/v1/conversations/", {}, format="json").json()
+    post(api, conversation["id"], STORE)
+    assert post(api, second["id"], {"action": "retrieve"}).json()["context"] is None
+    assert post(other_api, conversation["id"], {"action": "retrieve"}).status_code == 404
+
+
+def test_the_context_expires_after_the_idle_ttl(api, conversation, settings, monkeypatch):
+    settings.CONTEXT_LIGHT_TTL_SECONDS = 60
+    post(api, conversation["id"], STORE)
+    import time
+
+    real = time.time
+    monkeypatch.setattr(time, "time", lambda: real() + 61)  # the local-memory cache reads time.time
+    assert post(api, conversation["id"], {"action": "retrieve"}).json()["context"] is None
+
+
+def test_a_storage_failure_answers_the_error_body(api, conversation, monkeypatch):
+    def broken(*args, **kwargs):
+        raise ConnectionError("redis down")
+
+    monkeypatch.setattr(cache, "get", broken)
+    response = post(api, conversation["id"], {"action": "retrieve"})
+    assert response.json() == {"success": False, "error": "Context storage unavailable: ConnectionError"}
+
+
+def test_each_round_stores_the_context_and_a_reference_brings_it_into_the_prompt(api, conversation, send, shipped_skills):
+    send(api, conversation["id"], {"content": "Gastei 50 reais no mercado"})
+    context = post(api, conversation["id"], {"action": "retrieve"}).json()["context"]
+    assert context["last_user_message"] == "Gastei 50 reais no mercado"
+    assert context["last_intent"] == "finance"
+    send(api, conversation["id"], {"content": "pode registrar isso"})
+    prompt = Message.objects.filter(role="assistant").latest("id").system_prompt
+    assert "## Recent context" in prompt
+    assert '"Gastei 50 reais no mercado"' in prompt
+
+
+def test_a_closing_remark_clears_the_context(api, conversation, send, shipped_skills):
+    send(api, conversation["id"], {"content": "Gastei 50 reais no mercado"})
+    send(api, conversation["id"], {"content": "obrigado!"})
+    prompt = Message.objects.filter(role="assistant").latest("id").system_prompt
+    assert "## Recent context" not in prompt
+    # the round after "obrigado" stores its own context again
+    assert post(api, conversation["id"], {"action": "retrieve"}).json()["context"]["last_user_message"] == "obrigado!"
+
+
+def test_an_unrelated_new_topic_clears_the_context(api, conversation):
+    from chat.context import prompt_section_for
+    from chat.models import Conversation
+
+    post(api, conversation["id"], STORE)
+    conv = Conversation.objects.get(pk=conversation["id"])
+    section = prompt_section_for(
+        conv, "Fiz musculação por uma hora", previous_skills=["finance"], new_skills=["health"], reason="trigger"
+    )
+    assert section == ""
+    assert post(api, conversation["id"], {"action": "retrieve"}).json()["context"] is None
+
+
+def test_a_related_follow_up_keeps_the_context(api, conversation):
+    from chat.context import prompt_section_for
+    from chat.models import Conversation
+
+    post(api, conversation["id"], STORE)
+    conv = Conversation.objects.get(pk=conversation["id"])
+    section = prompt_section_for(conv, "update it", previous_skills=["finance"], new_skills=["finance"], reason="inertia")
+    assert "last_task_id: 123" in section

@@ -1,0 +1,156 @@
+"""Intent extraction and user_context documents through the API (spec 003)."""
+
+from __future__ import annotations
+
+import json
+
+import litellm
+import pytest
+
+from chat.models import Message
+from documents.models import ChatDocument
+from lifeassistant.models import Profile
+
+pytestmark = pytest.mark.django_db
+
+
+def big_message() -> str:
+    rows = "\n".join(f"2024-{1 + i % 12:02d}-{1 + i % 28:02d},mercado {i},{10 + i % 90}.50" for i in range(900))
+    payload = json.dumps({"accounts": [{"id": i, "bank": "Banco", "balance": i * 10.5} for i in range(250)]}, indent=2)
+    return (
+        "Analise meus gastos do ano e me diga onde economizar. Veja também https://example.com/guia.\n\n"
+        f"```csv\ndate,place,amount\n{rows}\n```\n\n```json\n{payload}\n```\n"
+    )
+
+
+@pytest.fixture
+def small_window(settings):
+    """A 16k-token window makes a 40 KB message cross the 10% threshold."""
+    settings.LLM_MAX_INPUT_TOKENS = 16_000
+
+
+def test_a_40_kb_message_becomes_two_documents_and_a_short_intent(api, conversation, send, shipped_skills, small_window):
+    content = big_message()
+    assert len(content.encode()) > 40_000
+    body = send(api, conversation["id"], {"content": content}).json()
+    user_message = body["user_message"]
+    assert user_message["content"] == content  # what the user wrote is kept verbatim
+    stored = Message.objects.get(pk=user_message["id"])
+    assert len(stored.intent) < 500
+    assert "https://example.com/guia" in stored.intent
+    documents = list(ChatDocument.objects.filter(message=stored))
+    assert [d.mime_type for d in documents] == ["text/csv", "application/json"]
+    assert all(d.label == "user_context" for d in documents)
+    assert documents[0].content.startswith("date,place,amount")
+
+    reply = Message.objects.get(pk=body["assistant_message"]["id"])
+    assert "## AVAILABLE_DOCUMENTS" in reply.system_prompt
+    assert documents[0].file_name in reply.system_prompt
+    assert "read_document" in reply.tools_offered
+    assert stored.intent in [m["content"] for m in _model_messages(reply)]
+
+
+def _model_messages(reply):
+    from chat.answering import build_llm_messages
+
+    return build_llm_messages(reply)
+
+
+def test_a_short_message_makes_no_model_call_and_no_document(api, conversation, send, shipped_skills, settings, monkeypatch):
+    settings.LLM_MODEL = "gpt-4o-mini"
+    calls = []
+    original = litellm.completion
+    monkeypatch.setattr(litellm, "completion", lambda **kw: calls.append(kw) or original(**kw, mock_response="ok"))
+    send(api, conversation["id"], {"content": "Quanto gastei este mês no mercado? " * 5})
+    assert len(calls) == 1  # the reply only: the analyzer was not asked
+    assert not ChatDocument.objects.exists()
+
+
+def test_an_invalid_analyzer_answer_falls_back_to_the_deterministic_extractor(api, conversation, send, shipped_skills, settings, monkeypatch, small_window):
+    settings.LLM_MODEL = "gpt-4o-mini"
+    settings.LLM_MAX_INPUT_TOKENS = 16_000
+    answers = ["this is not json", "Resposta final."]
+    original = litellm.completion
+    monkeypatch.setattr(litellm, "completion", lambda **kw: original(**kw, mock_response=answers.pop(0)))
+    body = send(api, conversation["id"], {"content": big_message()}).json()
+    assert ChatDocument.objects.filter(message_id=body["user_message"]["id"]).count() == 2
+    assert Message.objects.get(pk=body["assistant_message"]["id"]).content == "Resposta final."
+
+
+def test_a_valid_analyzer_answer_sets_the_intent_and_documents(api, conversation, send, shipped_skills, settings, monkeypatch, small_window):
+    settings.LLM_MODEL = "gpt-4o-mini"
+    analysis = {
+        "detectedLanguage": "pt",
+        "intent": "Analisar os gastos anexados.",
+        "contextItems": [{"title": "Planilha", "mimeType": "text/csv", "content": "a,b\n1,2"}],
+    }
+    answers = [json.dumps(analysis), "Feito."]
+    original = litellm.completion
+    monkeypatch.setattr(litellm, "completion", lambda **kw: original(**kw, mock_response=answers.pop(0)))
+    body = send(api, conversation["id"], {"content": big_message()}).json()
+    message = Message.objects.get(pk=body["user_message"]["id"])
+    assert message.intent == "Analisar os gastos anexados."
+    assert [d.content for d in ChatDocument.objects.filter(message=message)] == ["a,b\n1,2"]
+
+
+def test_the_api_lists_and_returns_documents_only_to_their_owner(api, other_api, conversation, send, shipped_skills, small_window):
+    send(api, conversation["id"], {"content": big_message()})
+    listing = api.get(f"/api/v1/conversations/{conversation['id']}/documents/").json()
+    assert len(listing) == 2 and "content" not in listing[0]
+    document = api.get(f"/api/v1/documents/{listing[0]['id']}/").json()
+    assert document["content"].startswith("date,place,amount")
+    assert other_api.get(f"/api/v1/conversations/{conversation['id']}/documents/").status_code == 404
+    assert other_api.get(f"/api/v1/documents/{listing[0]['id']}/").status_code == 404
+
+
+def test_a_user_message_shows_content_intent_language_and_documents(api, conversation, send, shipped_skills, small_window):
+    body = send(api, conversation["id"], {"content": big_message()}).json()
+    shown = api.get(f"/api/v1/messages/{body['user_message']['id']}/").json()
+    assert shown["content"].startswith("Analise meus gastos")
+    assert shown["intent"] and shown["language"] == "pt"
+    assert [d["mime_type"] for d in shown["documents"]] == ["text/csv", "application/json"]
+
+
+@pytest.mark.parametrize(
+    ("text", "language"),
+    [
+        ("Gastei cinquenta reais no mercado hoje de manhã e quero anotar", "pt"),
+        ("I spent fifty dollars at the grocery store this morning", "en"),
+        ("Hoy gasté cincuenta euros en el supermercado por la mañana", "es"),
+    ],
+)
+def test_the_language_is_detected_and_follows_the_profile(api, user, conversation, send, shipped_skills, text, language):
+    body = send(api, conversation["id"], {"content": text}).json()
+    assert body["user_message"]["language"] == language
+    assert Profile.objects.get(user=user).language == language
+
+
+def test_a_very_short_message_keeps_the_previous_language(api, user, conversation, send, shipped_skills):
+    send(api, conversation["id"], {"content": "I spent fifty dollars at the grocery store this morning"})
+    body = send(api, conversation["id"], {"content": "ok"}).json()
+    assert body["user_message"]["language"] == "en"
+    assert Profile.objects.get(user=user).language == "en"
+
+
+def test_the_model_can_read_a_document_with_read_document(user, conversation, shipped_skills):
+    from chat.models import Conversation
+    from chat.tools import REGISTRY, ToolContext
+
+    conv = Conversation.objects.get(pk=conversation["id"])
+    ChatDocument.objects.create(owner=user, conversation=conv, file_name="user_context_1.csv", content="a,b\n1,2")
+    context = ToolContext(user=user, conversation=conv, message=None)
+    outcome = REGISTRY.execute("read_document", '{"name": "user_context_1.csv"}', context)
+    assert outcome.ok and outcome.result["content"] == "a,b\n1,2"
+    missing = REGISTRY.execute("read_document", '{"name": "nope.txt"}', context)
+    assert not missing.ok and "No document named" in missing.error
+
+
+def test_read_document_never_reads_another_users_document(user, other_user, conversation, shipped_skills):
+    from chat.models import Conversation
+    from chat.tools import REGISTRY, ToolContext
+
+    conv = Conversation.objects.get(pk=conversation["id"])
+    ChatDocument.objects.create(owner=user, conversation=conv, file_name="secret.txt", content="x")
+    theirs = Conversation.objects.create(owner=other_user)
+    outcome = REGISTRY.execute("read_document", '{"name": "secret.txt"}', ToolContext(other_user, theirs, None))
+    assert not outcome.ok

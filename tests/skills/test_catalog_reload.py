@@ -1,0 +1,86 @@
+"""A saved skill changes detection on the next message, with no restart of any worker."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import pytest
+from django.urls import reverse
+from rest_framework.test import APIClient
+
+from skills.models import Skill
+from skills.services import current_catalog
+
+pytestmark = pytest.mark.usefixtures("shipped_skills")
+
+
+def skills_for(api: APIClient, conversation_id: int, content: str, capture: Any) -> list[str]:
+    with capture(execute=True):
+        response = api.post(
+            f"/api/v1/conversations/{conversation_id}/messages/", {"content": content}, format="json"
+        )
+    return response.json()["assistant_message"]["active_skills"]
+
+
+def test_a_pattern_added_in_the_admin_routes_the_next_message(
+    admin_client: Any, api: APIClient, django_capture_on_commit_callbacks: Any
+) -> None:
+    conversations = [api.post("/api/v1/conversations/", {}, format="json").json()["id"] for _ in range(2)]
+    before = skills_for(api, conversations[0], "joguei xadrez a tarde toda", django_capture_on_commit_callbacks)
+    health = Skill.objects.get(name="health")
+    data = {
+        field: "\n".join(value) if isinstance(value, list) else value
+        for field, value in {
+            "name": health.name,
+            "description": health.description,
+            "enabled": "on",
+            "priority": health.priority,
+            "trigger_patterns": [*health.trigger_patterns, "xadrez"],
+            "requires_user_preference": "",
+            "tools": health.tools,
+            "prompt_extension": health.prompt_extension,
+            "temperature": health.temperature,
+            "tone_style": health.tone_style,
+            "tone_emoji_level": health.tone_emoji_level,
+            "tone_response_length": health.tone_response_length,
+            "tone_formality": health.tone_formality,
+            "examples": health.examples,
+        }.items()
+    }
+
+    saved = admin_client.post(reverse("admin:skills_skill_change", args=[health.pk]), data)
+    after = skills_for(api, conversations[1], "joguei xadrez a tarde toda", django_capture_on_commit_callbacks)
+
+    assert saved.status_code == 302
+    assert before == ["general"]
+    assert after == ["health"]
+
+
+def test_a_worker_with_a_built_catalog_rebuilds_it_after_a_save() -> None:
+    cached = current_catalog()
+    assert current_catalog() is cached
+    assert cached.matcher.match("joguei xadrez") == {}
+
+    professional = Skill.objects.get(name="professional")
+    professional.trigger_patterns = [*professional.trigger_patterns, "xadrez"]
+    professional.save()
+    rebuilt = current_catalog()
+
+    assert rebuilt.version != cached.version
+    assert rebuilt.matcher.match("joguei xadrez") == {"professional": ("xadrez",)}
+
+
+def test_disabling_or_deleting_a_skill_stops_its_detection_at_once() -> None:
+    assert "finance" in current_catalog().matcher.match("gastei 50 reais")
+    assert "health" in current_catalog().matcher.match("dormi mal")
+
+    Skill.objects.get(name="finance").delete()
+    health = Skill.objects.get(name="health")
+    health.enabled = False
+    health.save()
+
+    assert current_catalog().matcher.match("gastei 50 reais") == {}
+    assert current_catalog().matcher.match("dormi mal") == {}
+    assert {skill.name for skill in current_catalog().skills} == {
+        "general", "counselor", "professional", "relationships", "spiritual",
+    }
