@@ -186,8 +186,8 @@ def apply_confirmation(
         .order_by("-created_at", "-id")
         .first()
     )
-    if previous is None:
-        return None
+    if previous is None or previous.status != Message.Status.DONE:
+        return None  # the user cannot have seen proposals of a reply still being written
     with transaction.atomic():
         waiting = list(
             PendingAction.objects.select_for_update()

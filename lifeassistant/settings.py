@@ -106,7 +106,6 @@ REST_FRAMEWORK = {
     "DEFAULT_SCHEMA_CLASS": "drf_spectacular.openapi.AutoSchema",
     "DEFAULT_THROTTLE_RATES": {"messages": MESSAGE_RATE},
     "EXCEPTION_HANDLER": "chat.api.errors.exception_handler",
-    "PAGE_SIZE": 50,
 }
 SPECTACULAR_SETTINGS = {
     "TITLE": "Life Assistant API",
@@ -121,9 +120,11 @@ SPECTACULAR_SETTINGS = {
 }
 
 # --- Celery ---------------------------------------------------------------------
-CELERY_BROKER_URL = env_url("CELERY_BROKER_URL", "", schemes={"redis", "rediss", "amqp", "amqps"})
-# Unset broker: tasks run in-process, so the embedded default needs no worker.
-CELERY_TASK_ALWAYS_EAGER = not CELERY_BROKER_URL
+_BROKER = env_url("CELERY_BROKER_URL", "", schemes={"redis", "rediss", "amqp", "amqps"})
+# Unset broker: tasks run in-process, so the embedded default needs no worker. The
+# in-memory transport keeps a stray dispatch from ever reaching a real broker.
+CELERY_TASK_ALWAYS_EAGER = not _BROKER
+CELERY_BROKER_URL = _BROKER or "memory://"
 CELERY_TASK_EAGER_PROPAGATES = False
 CELERY_TASK_ACKS_LATE = True
 CELERY_TASK_REJECT_ON_WORKER_LOST = True

@@ -9,6 +9,7 @@ from typing import Any
 from django.conf import settings
 from django.contrib import admin, messages
 from django.contrib.admin.actions import delete_selected
+from django.core.exceptions import PermissionDenied
 from django.db.models import QuerySet
 from django.http import HttpRequest, HttpResponse
 from django.shortcuts import get_object_or_404
@@ -17,7 +18,7 @@ from django.urls import path, reverse
 from django.utils import timezone
 
 from .domain import BASE_TOOLS, FALLBACK_SKILL
-from .forms import PATTERN_SYNTAX_HELP, PreviewForm, SkillForm, UsagePeriodForm
+from .forms import PreviewForm, SkillForm, UsagePeriodForm
 from .models import PROTECTED_MESSAGE, Skill
 from .usage import period_bounds, usage_between
 
@@ -152,7 +153,10 @@ class SkillAdmin(admin.ModelAdmin):
             "Detection",
             {
                 "fields": ["trigger_patterns", "requires_user_preference"],
-                "description": "Trigger patterns decide when the skill activates. " + PATTERN_SYNTAX_HELP,
+                "description": "Trigger patterns decide when the skill activates: a plain pattern "
+                "matches at the start of a word, <code>=word</code> only the whole word, a pattern "
+                "with spaces is a phrase; case and accents are ignored (details under the field). "
+                "Try them with “Preview a message” above.",
             },
         ),
         (
@@ -232,8 +236,6 @@ class SkillAdmin(admin.ModelAdmin):
 
     def preview_view(self, request: HttpRequest, object_id: str | None = None) -> HttpResponse:
         if not self.has_view_permission(request):
-            from django.core.exceptions import PermissionDenied
-
             raise PermissionDenied
         skill = get_object_or_404(Skill, pk=object_id) if object_id is not None else None
         preference_names = sorted(
@@ -264,8 +266,6 @@ class SkillAdmin(admin.ModelAdmin):
 
     def usage_view(self, request: HttpRequest) -> HttpResponse:
         if not self.has_view_permission(request):
-            from django.core.exceptions import PermissionDenied
-
             raise PermissionDenied
         form = UsagePeriodForm(request.GET if "period" in request.GET else {"period": "7d"})
         summary = start = end = None

@@ -5,6 +5,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from pathlib import Path
 
+from django.core.exceptions import ValidationError
 from django.db import transaction
 
 from .domain import SkillDefinition
@@ -63,7 +64,10 @@ def load_directory(directory: Path) -> LoadReport:
             if parsed.definition is None:
                 report.errors.append(f"{path}: {parsed.error}")
                 continue
-            _upsert(parsed.definition, report)
+            try:
+                _upsert(parsed.definition, report)
+            except ValidationError as exc:  # e.g. a file that disables the fallback skill
+                report.errors.append(f"{path}: {'; '.join(exc.messages)}")
     return report
 
 

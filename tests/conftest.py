@@ -14,6 +14,12 @@ SHARED = REPO.parent / "shared"
 
 
 @pytest.fixture(autouse=True)
+def _fast_password_hashing(settings: Any) -> None:
+    """Users are created in most tests; the hashing strength is not under test."""
+    settings.PASSWORD_HASHERS = ["django.contrib.auth.hashers.MD5PasswordHasher"]
+
+
+@pytest.fixture(autouse=True)
 def _fresh_cache() -> Any:
     """Each test starts with an empty cache (throttles, context, skill catalog version)."""
     from django.core.cache import cache

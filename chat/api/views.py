@@ -61,7 +61,7 @@ def owned_conversations(user: Any) -> QuerySet[Conversation]:
 
 
 def owned_messages(user: Any) -> QuerySet[Message]:
-    return Message.objects.filter(conversation__owner=user).prefetch_related("tool_calls", "documents")
+    return Message.objects.filter(conversation__owner=user).prefetch_related("tool_calls", "documents", "pending_actions")
 
 
 class ConversationViewSet(

@@ -86,7 +86,7 @@ def test_a_redelivered_writing_call_proposes_once(conversation: Conversation) ->
     first = execute_tool_call(reply, context, iteration=1, call_id="call_1", name="create_expense", arguments=arguments)
     second = execute_tool_call(reply, context, iteration=1, call_id="call_1", name="create_expense", arguments=arguments)
 
-    assert first == second
+    assert json.loads(first) == json.loads(second)
     assert PendingAction.objects.count() == 1
     assert ToolCall.objects.count() == 1
 
@@ -222,3 +222,12 @@ def test_the_history_tells_the_model_what_became_of_a_proposal(conversation: Con
     replayed = json.loads(next(m for m in messages if m["role"] == "tool")["content"])
     assert replayed["status"] == "executed"
     assert replayed["result"]["status"] == "recorded"
+
+
+def test_the_summary_follows_the_users_language(conversation: Conversation) -> None:
+    said = Message.objects.create(conversation=conversation, role="user", content="I spent 50 at the market", language="en")
+    reply = Message.objects.create(conversation=conversation, role="assistant", reply_to=said, content="Record it?")
+
+    action = propose_expense(reply)
+
+    assert action.summary == "Record an expense of R$ 50,00 (mercado)"

@@ -21,7 +21,7 @@ BROKER = os.environ.get("CI_REDIS_URL", "redis://127.0.0.1:6379/14")
 
 
 @pytest.fixture
-def worker():
+def worker(tmp_path):
     if connection.vendor != "postgresql":
         pytest.skip("needs DATABASE_URL=postgres://...")
     database = connection.settings_dict
@@ -31,15 +31,18 @@ def worker():
         [sys.executable, "-m", "celery", "-A", "lifeassistant", "worker", "--pool=solo", "--concurrency=1", "-l", "warning"],
         cwd=REPO,
         env=env,
-        stdout=subprocess.PIPE,
+        stdout=(tmp_path / "worker.log").open("w"),
         stderr=subprocess.STDOUT,
-        text=True,
     )
+    process.log = tmp_path / "worker.log"  # type: ignore[attr-defined]
+    # close() drops the cached broker connections, so dispatches go to BROKER from now on.
+    celery_app.close()
     celery_app.conf.update(task_always_eager=False, broker_url=BROKER)
     try:
         yield process
     finally:
-        celery_app.conf.update(task_always_eager=True, broker_url=None)
+        celery_app.close()
+        celery_app.conf.update(task_always_eager=True, broker_url="memory://")
         process.terminate()
         try:
             process.wait(timeout=20)
@@ -64,8 +67,7 @@ def test_a_real_worker_answers_a_message_posted_through_the_api(worker, api, shi
     )
     assert response.status_code == 202
     reply = wait_for_reply(response.json()["assistant_message"]["id"])
-    output = "" if reply.status == Message.Status.DONE else worker.stdout.read()  # pragma: no cover
-    assert reply.status == Message.Status.DONE, (reply.error, output)
+    assert reply.status == Message.Status.DONE, (reply.error, worker.log.read_text())
     assert "Skills: finance" in reply.content
     assert reply.started_at is not None and reply.finished_at is not None
 

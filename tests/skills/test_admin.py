@@ -16,6 +16,7 @@ pytestmark = pytest.mark.usefixtures("shipped_skills")
 CHANGELIST = reverse("admin:skills_skill_changelist")
 
 
+
 def change_url(name: str) -> str:
     return reverse("admin:skills_skill_change", args=[Skill.objects.get(name=name).pk])
 
@@ -213,3 +214,30 @@ def test_anonymous_visitors_are_sent_to_the_admin_login(client: Any) -> None:
 
     assert response.status_code == 302
     assert reverse("admin:login") in response["Location"]
+
+
+def test_staff_can_create_a_skill_from_lines_and_it_detects_at_once(admin_client: Any) -> None:
+    from skills.services import current_catalog
+
+    response = admin_client.post(
+        reverse("admin:skills_skill_add"),
+        {
+            "name": "pets",
+            "description": "Animais de estimação.",
+            "enabled": "on",
+            "priority": "5",
+            "trigger_patterns": "cachorr\n=gato\nveterinari",
+            "tools": "add_knowledge",
+            "temperature": "0.5",
+            "tone_style": "empathetic",
+            "tone_emoji_level": "minimal",
+            "tone_response_length": "concise",
+            "tone_formality": "informal",
+            "examples": "meu cachorro está doente",
+            "_save": "Save",
+        },
+    )
+
+    assert response.status_code == 302
+    assert Skill.objects.get(name="pets").trigger_patterns == ["cachorr", "=gato", "veterinari"]
+    assert current_catalog().matcher.match("levei o gato ao veterinário") == {"pets": ("=gato", "veterinari")}

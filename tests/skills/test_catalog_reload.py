@@ -14,6 +14,7 @@ from skills.services import current_catalog
 pytestmark = pytest.mark.usefixtures("shipped_skills")
 
 
+
 def skills_for(api: APIClient, conversation_id: int, content: str, capture: Any) -> list[str]:
     with capture(execute=True):
         response = api.post(

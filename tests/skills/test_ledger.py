@@ -20,6 +20,7 @@ pytestmark = pytest.mark.usefixtures("shipped_skills")
 Send = Callable[[str], dict[str, Any]]
 
 
+
 @pytest.fixture
 def send(api: APIClient, django_capture_on_commit_callbacks: Any) -> Send:
     """Post messages to one new conversation; return the stored assistant reply of each."""

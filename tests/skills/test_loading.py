@@ -81,3 +81,12 @@ def test_the_commands_print_a_report(tmp_path, capsys):
     assert "finance/SKILL.md" in capsys.readouterr().out
     call_command("load_skills", str(tmp_path / "missing"))
     assert "not a directory" in capsys.readouterr().out
+
+
+def test_a_file_that_disables_the_fallback_skill_is_skipped_with_the_reason(tmp_path):
+    load_directory(SHIPPED)
+    write(tmp_path, "general", "---\nname: general\ndescription: Fallback.\nenabled: false\n---\n")
+    report = load_directory(tmp_path)
+    assert report.updated == [] and len(report.errors) == 1
+    assert "general" in report.errors[0]
+    assert Skill.objects.get(name="general").enabled is True

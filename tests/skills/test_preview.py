@@ -13,6 +13,7 @@ from skills.models import Skill
 pytestmark = pytest.mark.usefixtures("shipped_skills")
 
 
+
 def preview_url(name: str | None = None) -> str:
     if name is None:
         return reverse("admin:skills_skill_preview")

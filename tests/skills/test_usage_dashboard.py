@@ -15,6 +15,7 @@ from skills.usage import LedgerRow, period_bounds, summarize
 USAGE = reverse("admin:skills_skill_usage")
 
 
+
 def test_a_message_with_two_skills_counts_for_both_and_the_saving_compares_averages() -> None:
     summary = summarize(
         [

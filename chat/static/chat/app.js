@@ -317,6 +317,7 @@
       renderConversationList();
       scrollToBottom();
       resultsOf(page).forEach(watchIfUnsettled);
+      if (push) els.input.focus();
     } catch (err) {
       if (generation !== state.generation) return;
       closeConversation({ push: false });
@@ -383,7 +384,7 @@
     if (documents.length) {
       const list = el("ul", { className: "attachments", attrs: { "aria-label": "Attachments" } });
       for (const doc of documents) {
-        const label = `${doc.file_name || "Document"}${doc.size_bytes ? ` (${formatSize(doc.size_bytes)})` : ""}`;
+        const label = `${doc.title || doc.file_name || "Document"}${doc.size_bytes ? ` (${formatSize(doc.size_bytes)})` : ""}`;
         list.append(el("li", {}, [button(label, () => openDocument(doc), "attachment")]));
       }
       body.append(list);
@@ -504,7 +505,7 @@
     clearAlert();
     try {
       const full = await api(`documents/${doc.id}/`);
-      $("document-title").textContent = full.file_name || doc.file_name || "Document";
+      $("document-title").textContent = full.title || full.file_name || doc.file_name || "Document";
       $("document-meta").textContent = [full.mime_type, formatSize(full.size_bytes), full.summary].filter(Boolean).join(" · ");
       $("document-content").textContent = full.content || "";
       els.dialog.showModal();
@@ -676,12 +677,20 @@
     els.input.addEventListener("keydown", handleComposerKeys);
     els.input.addEventListener("input", updateCommandList);
     els.input.addEventListener("blur", () => { state.commandMatches = []; renderCommandList(); });
-    els.sidebarToggle.addEventListener("click", () => setSidebarOpen(!els.sidebar.classList.contains("open")));
+    els.sidebarToggle.addEventListener("click", () => {
+      const open = !els.sidebar.classList.contains("open");
+      setSidebarOpen(open);
+      if (open) (els.list.querySelector("[aria-current=page]") || $("new-conversation")).focus();
+    });
     document.addEventListener("keydown", (event) => {
       if (event.key === "Escape" && els.sidebar.classList.contains("open")) {
         setSidebarOpen(false);
         els.sidebarToggle.focus();
       }
+    });
+    document.addEventListener("click", (event) => {
+      const outside = !els.sidebar.contains(event.target) && !els.sidebarToggle.contains(event.target);
+      if (outside && els.sidebar.classList.contains("open")) setSidebarOpen(false);
     });
     window.addEventListener("popstate", routeFromLocation);
   }

@@ -93,7 +93,9 @@ def tokens_section(options: dict[str, Any]) -> Figures:
     Uses the SHIPPED skills read from skills/definitions (not database rows), so the
     figures do not depend on what staff edited and need no database; tools come from
     chat.tools.REGISTRY and tokens from chat.llm.count_tokens (litellm's counter).
-    Each scenario is the first message of a conversation, for a user with no preferences.
+    Each scenario is the first message of a conversation, for a user with no preferences;
+    as in the spine, the monolithic setup holds every tool and the prompt extensions of the
+    skills that user may use (so not the preference-gated spiritual skill).
     """
     from django.utils import timezone
 
@@ -101,7 +103,7 @@ def tokens_section(options: dict[str, Any]) -> Figures:
     from chat.tools import REGISTRY
     from skills.bench import DEFINITIONS_DIR
     from skills.composition import BASE_PROMPT, compose, compose_monolithic
-    from skills.inertia import EMPTY_STATE, decide
+    from skills.inertia import EMPTY_STATE, decide, is_allowed
     from skills.matching import compile_matcher
     from skills.skillmd import read_skill_dir
 
@@ -111,12 +113,14 @@ def tokens_section(options: dict[str, Any]) -> Figures:
     skills = [parsed.definition for _, parsed in read_skill_dir(DEFINITIONS_DIR) if parsed.definition]
     catalog = REGISTRY.catalog()
     matcher = compile_matcher(skills)
-    monolithic = compose_monolithic(skills, catalog, base_prompt=BASE_PROMPT)
+    preferences: dict[str, bool] = {}
+    usable = [skill for skill in skills if is_allowed(skill, preferences)]
+    monolithic = compose_monolithic(usable, catalog, base_prompt=BASE_PROMPT)
     monolithic_tokens = fixed(monolithic.system_prompt, monolithic.tools)
     scenarios = []
     missing: set[str] = set()
     for text in TOKEN_SCENARIOS:
-        decision = decide(skills, matcher.match(text), EMPTY_STATE, now=timezone.now(), preferences={})
+        decision = decide(skills, matcher.match(text), EMPTY_STATE, now=timezone.now(), preferences=preferences)
         composition = compose(decision.active, catalog, base_prompt=BASE_PROMPT)
         missing.update(composition.missing_tools)
         tokens = fixed(composition.system_prompt, composition.tools)
@@ -140,6 +144,7 @@ def tokens_section(options: dict[str, Any]) -> Figures:
         "skills": len(skills),
         "registered_tools": len(catalog),
         "monolithic_tools": len(monolithic.tool_names),
+        "monolithic_skills": len(usable),
         "missing_tools": sorted(missing),
         "scenarios": scenarios,
         "average_fixed_tokens": round(total / len(scenarios), 1),
@@ -153,7 +158,7 @@ def tokens_section(options: dict[str, Any]) -> Figures:
 def render_tokens(figures: Figures) -> list[str]:
     lines = [
         f"{figures['source']}: {figures['skills']} skills; monolithic = all "
-        f"{figures['monolithic_tools']} tools + every prompt extension",
+        f"{figures['monolithic_tools']} tools + the extensions of {figures['monolithic_skills']} usable skills",
         f"{'scenario':<32} {'skills':<28} {'tools':>5} {'fixed':>7} {'monolithic':>10} {'saving':>7}",
     ]
     for row in figures["scenarios"]:
