@@ -76,8 +76,17 @@ def _round_summary(message: Message) -> tuple[str, str | None, list[str]]:
     writes = [call for call in calls if (tool := REGISTRY.get(call.tool)) is not None and tool.writes]
     chosen = (writes or calls)[-1:]
     if chosen:
-        result = chosen[0].result
-        task_id = result.get("id") if isinstance(result, dict) else None
+        task_id = _entity_id(chosen[0].result)
         return chosen[0].tool, None if task_id is None else str(task_id), []
     skills = list(message.active_skills or [])
     return (skills[0] if skills else "general"), None, []
+
+
+def _entity_id(result: Any) -> Any:
+    """The id a tool result names: ``{"id": ..}`` or ``{"expense": {"id": ..}}``."""
+    if not isinstance(result, dict):
+        return None
+    if "id" in result:
+        return result["id"]
+    nested = [value["id"] for value in result.values() if isinstance(value, dict) and "id" in value]
+    return nested[0] if len(nested) == 1 else None

@@ -126,7 +126,7 @@ def test_the_shipped_skills_route_at_least_90_percent_of_the_development_set_exa
 def test_the_benchmark_prints_both_sections_as_one_json_object() -> None:
     figures = json.loads(run("benchmark", "--json", "--repeats", "1"))
 
-    assert set(figures) == {"detection", "tokens"}
+    assert set(figures) == {"detection", "tokens", "context"}
     detection = figures["detection"]
     assert detection["shipped"]["skills"] == 7
     assert detection["generated"]["skills"] == 500

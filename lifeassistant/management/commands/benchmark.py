@@ -177,6 +177,98 @@ def render_tokens(figures: Figures) -> list[str]:
     return lines
 
 
+# --- light context -------------------------------------------------------------------
+
+CONTEXT_TARGET_US = 10_000.0  # the context spec: "accessible within 10ms"
+CONTEXT_REDIS_URL = "redis://127.0.0.1:6379/13"
+
+
+class _DictStore:
+    """The spec's recommended in-memory Map, as the baseline."""
+
+    def __init__(self) -> None:
+        self.data: dict[str, Any] = {}
+
+    def get(self, key: str, default: Any = None) -> Any:
+        return self.data.get(key, default)
+
+    def set(self, key: str, value: Any, timeout: int) -> None:
+        self.data[key] = value
+
+    def delete(self, key: str) -> None:
+        self.data.pop(key, None)
+
+
+def context_section(options: dict[str, Any]) -> Figures:
+    """Store and retrieve of the light context (chat/context_light.py) per backend.
+
+    The same calls the message service makes, timed against a plain dict (the spec's
+    in-memory Map), Django's local-memory cache and Redis (skipped when unreachable).
+    """
+    import os
+
+    from django.core.cache.backends.locmem import LocMemCache
+    from django.core.cache.backends.redis import RedisCache
+
+    from chat import context_light
+
+    repeats = max(options["repeats"] * 5, 50)
+    url = os.environ.get("BENCH_REDIS_URL", CONTEXT_REDIS_URL)
+    backends: dict[str, Any] = {"dict (baseline)": _DictStore(), "locmem": LocMemCache("bench", {})}
+    redis = RedisCache(url, {})
+    try:
+        redis.set("bench:ping", 1, 5)
+        backends["redis"] = redis
+    except Exception as exc:  # no Redis here: say so instead of failing
+        backends["redis"] = f"unavailable ({type(exc).__name__})"
+    figures: Figures = {"repeats": repeats, "target_us": CONTEXT_TARGET_US, "backends": {}}
+    fields = {
+        "last_intent": "create_expense",
+        "last_task_id": 42,
+        "pending_fields": ["confirmation"],
+        "last_user_message": "Gastei 50 reais no mercado",
+    }
+    for name, store in backends.items():
+        if isinstance(store, str):
+            figures["backends"][name] = {"unavailable": store}
+            continue
+        key = context_light.context_key(1, 1)
+        store_times = _time_calls(lambda: context_light.store_context(store, key, 60, **fields), repeats)
+        retrieve_times = _time_calls(lambda: context_light.retrieve_context(store, key, 60), repeats)
+        store.delete(key)
+        figures["backends"][name] = {"store": store_times, "retrieve": retrieve_times}
+    return figures
+
+
+def _time_calls(call: Callable[[], Any], repeats: int) -> dict[str, float]:
+    import time
+
+    samples = []
+    for _ in range(repeats):
+        started = time.perf_counter_ns()
+        call()
+        samples.append((time.perf_counter_ns() - started) / 1000)
+    samples.sort()
+    return {"p50_us": samples[len(samples) // 2], "p99_us": samples[min(len(samples) - 1, int(len(samples) * 0.99))]}
+
+
+def render_context(figures: Figures) -> list[str]:
+    lines = [
+        f"{figures['repeats']} calls each; µs per call; target: retrieve p99 < {figures['target_us']:g} µs (10 ms)",
+        f"{'backend':<16} {'store p50':>10} {'store p99':>10} {'get p50':>10} {'get p99':>10}",
+    ]
+    for name, row in figures["backends"].items():
+        if "unavailable" in row:
+            lines.append(f"{name:<16} {row['unavailable']}")
+            continue
+        met = _ok(row["retrieve"]["p99_us"] < figures["target_us"])
+        lines.append(
+            f"{name:<16} {row['store']['p50_us']:>10.1f} {row['store']['p99_us']:>10.1f} "
+            f"{row['retrieve']['p50_us']:>10.1f} {row['retrieve']['p99_us']:>10.1f}  {met}"
+        )
+    return lines
+
+
 def _ok(met: bool) -> str:
     return "(met)" if met else "(MISSED)"
 
@@ -184,6 +276,7 @@ def _ok(met: bool) -> str:
 SECTIONS: list[Section] = [
     Section("detection", "Detection time per message", detection_section, render_detection),
     Section("tokens", "Fixed tokens per scenario (§7.1)", tokens_section, render_tokens),
+    Section("context", "Light context store / retrieve", context_section, render_context),
 ]
 
 
@@ -193,7 +286,8 @@ class Command(BaseCommand):
         "time (compiled matcher vs the naive loop, 7 shipped and 500 generated skills) and the "
         "fixed tokens of the seven scenarios with and without skills. The token section reads "
         "the shipped SKILL.md files in skills/definitions, not database rows, so it needs no "
-        "loaded skills. Makes no model calls."
+        "loaded skills. The context section times the light context on a dict, the local-memory "
+        "cache and Redis (BENCH_REDIS_URL, default redis://127.0.0.1:6379/13). Makes no model calls."
     )
 
     def add_arguments(self, parser: CommandParser) -> None:
