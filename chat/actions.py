@@ -17,7 +17,7 @@ import re
 import time
 from dataclasses import dataclass, field
 from datetime import timedelta
-from typing import Any, Literal
+from typing import Any, Literal, TypeGuard
 
 from django.conf import settings
 from django.db import transaction
@@ -80,7 +80,7 @@ def proposal_result(action: PendingAction) -> dict[str, Any]:
     }
 
 
-def is_proposal(result: Any) -> bool:
+def is_proposal(result: Any) -> TypeGuard[dict[str, Any]]:
     return isinstance(result, dict) and result.get("status") == "pending_confirmation" and "action_id" in result
 
 
@@ -180,12 +180,10 @@ def apply_confirmation(
     intent = confirmation_intent(text)
     if intent is None:
         return None
-    previous = (
-        Message.objects.filter(conversation=conversation, role=Message.Role.ASSISTANT)
-        .exclude(pk=reply.pk if reply is not None else None)
-        .order_by("-created_at", "-id")
-        .first()
-    )
+    replies = Message.objects.filter(conversation=conversation, role=Message.Role.ASSISTANT)
+    if reply is not None:
+        replies = replies.exclude(pk=reply.pk)
+    previous = replies.order_by("-created_at", "-id").first()
     if previous is None or previous.status != Message.Status.DONE:
         return None  # the user cannot have seen proposals of a reply still being written
     with transaction.atomic():

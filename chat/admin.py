@@ -11,8 +11,7 @@ from .tools.stats import recent_events, tally
 
 class MessageInline(admin.TabularInline):
     model = Message
-    fields = ["role", "status", "content", "active_skills", "skill_reason", "created_at"]
-    readonly_fields = fields
+    fields = readonly_fields = ("role", "status", "content", "active_skills", "skill_reason", "created_at")
     extra = 0
     show_change_link = True
     can_delete = False
@@ -29,8 +28,7 @@ class ConversationAdmin(admin.ModelAdmin):
 
 class ToolCallInline(admin.TabularInline):
     model = ToolCall
-    fields = ["iteration", "tool", "arguments", "ok", "error", "duration_ms"]
-    readonly_fields = fields
+    fields = readonly_fields = ("iteration", "tool", "arguments", "ok", "error", "duration_ms")
     extra = 0
     can_delete = False
 

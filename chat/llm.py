@@ -10,12 +10,15 @@ from __future__ import annotations
 import logging
 import time
 from dataclasses import dataclass, field
-from typing import Any
+from typing import TYPE_CHECKING, Any, cast
 
 import litellm
 import openai
 from django.conf import settings
 from litellm import CustomLLM, ModelResponse
+
+if TYPE_CHECKING:
+    from litellm.types.llms.openai import ChatCompletionToolParam
 
 logger = logging.getLogger(__name__)
 
@@ -109,7 +112,9 @@ def completion(
 def count_tokens(*, messages: list[dict[str, Any]], tools: list[dict[str, Any]] | None = None) -> int:
     """Tokens of ``messages`` plus tool definitions for the configured model, counted offline."""
     model = FALLBACK_TOKENIZER_MODEL if is_offline() else settings.LLM_MODEL
-    return int(litellm.token_counter(model=model, messages=messages, tools=tools or None))
+    # The tool definitions are plain dicts in the OpenAI tool format litellm declares as a TypedDict.
+    tool_params = cast("list[ChatCompletionToolParam] | None", tools or None)
+    return int(litellm.token_counter(model=model, messages=messages, tools=tool_params))
 
 
 def max_input_tokens() -> int:
@@ -140,7 +145,7 @@ class OfflineLLM(CustomLLM):
     the product can be explored, and tested, without a key or a network.
     """
 
-    def completion(self, model: str, messages: list, *args: Any, **kwargs: Any) -> ModelResponse:  # type: ignore[override]
+    def completion(self, model: str, messages: list, *args: Any, **kwargs: Any) -> ModelResponse:
         optional_params: dict[str, Any] = kwargs.get("optional_params") or {}
         litellm_params: dict[str, Any] = kwargs.get("litellm_params") or {}
         metadata: dict[str, Any] = litellm_params.get("metadata") or {}

@@ -35,6 +35,7 @@ from dataclasses import dataclass
 from typing import Literal
 
 CommandType = Literal["skill", "shell"]
+_LineKind = Literal["text", "code", "command"]
 ReferenceResolver = Callable[[str], str | None]
 
 UNKNOWN_DOCUMENT = "unknown document"
@@ -101,7 +102,7 @@ class _Line:
     """One line of the message and what it was recognised as."""
 
     text: str
-    kind: Literal["text", "code", "command"]
+    kind: _LineKind
     command: CommandInstruction | None = None
 
 
@@ -183,7 +184,7 @@ def _classify_lines(content: str) -> list[_Line]:
             lines.append(_Line(text, "code"))
         else:
             command = _command_from_line(text)
-            kind = "text" if command is None else "command"
+            kind: _LineKind = "text" if command is None else "command"
             lines.append(_Line(text, kind, command))
     return lines
 

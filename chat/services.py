@@ -112,7 +112,8 @@ def submit_message(*, user: Any, conversation: Conversation, content: str) -> Su
         if assistant_message.status == Message.Status.PENDING:
             # "sim" / "não" answers the actions the last reply proposed; the model sees the outcome.
             apply_confirmation(conversation=locked, text=content, user=user, reply=assistant_message)
-        plan.apply_state(locked)
+        if commands.reply is None or commands.explicit_skill:
+            plan.apply_state(locked)  # /help, shell output and unknown commands leave inertia alone
         if not locked.title:
             locked.title = _title_from(content)
         locked.save()

@@ -9,6 +9,7 @@ from django.shortcuts import get_object_or_404
 from rest_framework import generics, serializers
 
 from chat.models import Conversation
+from lifeassistant.users import request_user
 
 from .models import ChatDocument
 from .services import owned_documents
@@ -34,10 +35,9 @@ class ConversationDocumentsView(generics.ListAPIView):
     pagination_class = None
 
     def get_queryset(self) -> QuerySet[ChatDocument]:
-        conversation = get_object_or_404(
-            Conversation.objects.filter(owner=self.request.user), pk=self.kwargs["conversation_id"]
-        )
-        return owned_documents(self.request.user).filter(conversation=conversation).defer("content")
+        user = request_user(self.request)
+        conversation = get_object_or_404(Conversation.objects.filter(owner=user), pk=self.kwargs["conversation_id"])
+        return owned_documents(user).filter(conversation=conversation).defer("content")
 
 
 class DocumentDetailView(generics.RetrieveAPIView):

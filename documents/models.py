@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from typing import Any
+
 from django.conf import settings
 from django.db import models
 
@@ -35,6 +37,6 @@ class ChatDocument(models.Model):
     def __str__(self) -> str:
         return self.file_name
 
-    def save(self, *args, **kwargs):  # type: ignore[no-untyped-def]
+    def save(self, *args: Any, **kwargs: Any) -> None:
         self.size_bytes = len(self.content.encode("utf-8"))
         super().save(*args, **kwargs)

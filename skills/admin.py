@@ -193,7 +193,9 @@ class SkillAdmin(admin.ModelAdmin):
         return super().has_delete_permission(request, obj)
 
     def get_actions(self, request: HttpRequest) -> dict[str, Any]:
-        actions = super().get_actions(request)
+        # Loosely typed: the stubs declare action callables as returning str, while admin
+        # actions return an HttpResponse or None.
+        actions: dict[str, Any] = super().get_actions(request)
         if "delete_selected" in actions:
             _, name, description = actions["delete_selected"]
             actions["delete_selected"] = (_delete_selected_keeping_fallback, name, description)

@@ -106,23 +106,62 @@ class _Sample:
 
 
 def load_jsonl(path: Path | str) -> list[dict[str, Any]]:
-    """Read a JSON Lines file of objects, skipping blank lines.
+    """Read a labelled JSON Lines file, skipping blank lines.
 
-    Raises ValueError naming the line number when a line is not a JSON object.
+    Raises ValueError naming the file line of a line that is not valid JSON or not
+    one of the two labelled shapes, and for a file with no labelled line.
     """
+    try:
+        text = Path(path).read_text(encoding="utf-8-sig")
+    except UnicodeDecodeError as error:
+        raise ValueError(f"{path}: not UTF-8 text (byte {error.start})") from None
     lines: list[dict[str, Any]] = []
-    with open(path, encoding="utf-8") as handle:
-        for number, line in enumerate(handle, start=1):
-            if not line.strip():
-                continue
-            try:
-                value = json.loads(line)
-            except json.JSONDecodeError as error:
-                raise ValueError(f"{path}:{number}: invalid JSON: {error.msg}") from None
-            if not isinstance(value, dict):
-                raise ValueError(f"{path}:{number}: expected a JSON object")
-            lines.append(value)
+    for number, line in enumerate(text.splitlines(), start=1):
+        if not line.strip():
+            continue
+        try:
+            value = json.loads(line)
+        except json.JSONDecodeError as error:
+            raise ValueError(f"{path}:{number}: invalid JSON ({error.msg})") from None
+        problem = _shape_problem(value)
+        if problem:
+            raise ValueError(f"{path}:{number}: {problem}")
+        lines.append(value)
+    if not lines:
+        raise ValueError(f"{path}: no labelled lines")
     return lines
+
+
+def _shape_problem(value: Any) -> str | None:
+    if not isinstance(value, dict):
+        return "expected a JSON object"
+    preferences = value.get("preferences")
+    if preferences is not None and not (
+        isinstance(preferences, dict) and all(isinstance(flag, bool) for flag in preferences.values())
+    ):
+        return "'preferences' must be an object of true/false flags"
+    if "conversation" in value:
+        turns = value["conversation"]
+        if not isinstance(turns, list) or not turns:
+            return "'conversation' must be a non-empty list of turns"
+        for index, turn in enumerate(turns, start=1):
+            problem = _message_problem(turn)
+            if problem:
+                return f"turn {index}: {problem}"
+        return None
+    if "text" in value:
+        return _message_problem(value)
+    return 'expected {"text", "skills"} or {"conversation": [...]}'
+
+
+def _message_problem(value: Any) -> str | None:
+    if not isinstance(value, dict) or not isinstance(value.get("text"), str):
+        return "each message needs a 'text' string"
+    skills = value.get("skills")
+    if not isinstance(skills, list) or not all(isinstance(name, str) for name in skills):
+        return "each message needs 'skills', a list of skill names"
+    return None
+
 
 
 def evaluate(

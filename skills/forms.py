@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from datetime import date
 from typing import Any
 
@@ -43,7 +44,8 @@ class LinesField(forms.CharField):
             return "\n".join(str(item) for item in value)
         return value
 
-    def to_python(self, value: Any) -> list[str]:
+    # Cleans to a list, not a string: CharField is kept for its widget and keyword arguments.
+    def to_python(self, value: Any) -> list[str]:  # type: ignore[override]
         if isinstance(value, (list, tuple)):
             lines = [str(item) for item in value]
         else:
@@ -107,9 +109,11 @@ class PreviewForm(forms.Form):
         help_text="Preferences turned on for the simulated user.",
     )
 
-    def __init__(self, *args: Any, preference_names: list[str] = (), **kwargs: Any) -> None:  # type: ignore[assignment]
+    def __init__(self, *args: Any, preference_names: Sequence[str] = (), **kwargs: Any) -> None:
         super().__init__(*args, **kwargs)
-        self.fields["preferences"].choices = [(name, name) for name in preference_names]
+        preferences = self.fields["preferences"]
+        assert isinstance(preferences, forms.MultipleChoiceField)  # declared above
+        preferences.choices = [(name, name) for name in preference_names]
         if not preference_names:
             self.fields["preferences"].widget = forms.MultipleHiddenInput()
 
@@ -138,6 +142,7 @@ class UsagePeriodForm(forms.Form):
 
     def clean(self) -> dict[str, Any]:
         cleaned = super().clean()
+        assert cleaned is not None  # Form.clean() returns cleaned_data
         if cleaned.get("period") != "custom":
             return cleaned
         start: date | None = cleaned.get("start")

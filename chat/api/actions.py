@@ -14,6 +14,8 @@ from rest_framework.request import Request
 from rest_framework.response import Response
 from rest_framework.views import APIView
 
+from lifeassistant.users import request_user
+
 from ..actions import ActionConflict, accept, expire_stale, reject
 from ..models import Conversation, PendingAction
 from .serializers import PendingActionSerializer
@@ -39,11 +41,10 @@ class ConversationActionsView(generics.ListAPIView):
         return super().get(request, *args, **kwargs)
 
     def get_queryset(self) -> QuerySet[PendingAction]:
-        conversation = get_object_or_404(
-            Conversation.objects.filter(owner=self.request.user), pk=self.kwargs["conversation_id"]
-        )
+        user = request_user(self.request)
+        conversation = get_object_or_404(Conversation.objects.filter(owner=user), pk=self.kwargs["conversation_id"])
         expire_stale(conversation)
-        actions = owned_actions(self.request.user).filter(conversation=conversation).order_by("created_at", "id")
+        actions = owned_actions(user).filter(conversation=conversation).order_by("created_at", "id")
         wanted = self.request.query_params.get("status")
         if wanted is not None:
             if wanted not in PendingAction.Status.values:

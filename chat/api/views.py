@@ -17,10 +17,12 @@ from rest_framework.pagination import CursorPagination
 from rest_framework.permissions import AllowAny, IsAuthenticated
 from rest_framework.request import Request
 from rest_framework.response import Response
+from rest_framework.serializers import BaseSerializer
 from rest_framework.throttling import ScopedRateThrottle
 from rest_framework.views import APIView
 
 from lifeassistant.models import Profile
+from lifeassistant.users import request_user
 from skills.services import current_catalog
 
 from ..commands import available_commands
@@ -81,7 +83,7 @@ class ConversationViewSet(
     def get_queryset(self) -> QuerySet[Conversation]:
         return owned_conversations(self.request.user)
 
-    def perform_create(self, serializer: ConversationSerializer) -> None:
+    def perform_create(self, serializer: BaseSerializer[Conversation]) -> None:
         serializer.save(owner=self.request.user)
 
 
@@ -194,7 +196,7 @@ class TokenView(APIView):
 
     @extend_schema(request=None, responses={204: None})
     def delete(self, request: Request) -> Response:
-        Token.objects.filter(user=request.user).delete()
+        Token.objects.filter(user=request_user(request)).delete()
         return Response(status=status.HTTP_204_NO_CONTENT)
 
 

@@ -30,7 +30,7 @@ LOW_SCORE = Decimal("5")
 
 
 def _average(values: list[Decimal]) -> Decimal | None:
-    return (sum(values) / len(values)).quantize(Decimal("0.1")) if values else None
+    return (sum(values, Decimal(0)) / len(values)).quantize(Decimal("0.1")) if values else None
 
 
 def _daily(entries: list[MetricEntry], metric_type: str) -> dict[date, Decimal]:
@@ -39,7 +39,7 @@ def _daily(entries: list[MetricEntry], metric_type: str) -> dict[date, Decimal]:
     for entry in entries:
         if entry.type == metric_type:
             per_day[timezone.localtime(entry.recorded_at).date()].append(entry.value)
-    return {day: sum(values) / len(values) for day, values in per_day.items()}
+    return {day: sum(values, Decimal(0)) / len(values) for day, values in per_day.items()}
 
 
 def health_findings(entries: list[MetricEntry]) -> tuple[dict[str, Any], list[str], list[str]]:

@@ -129,7 +129,7 @@ def history_stats(entries: list[MetricEntry]) -> dict[str, Any]:
     newest, oldest = entries[0], entries[-1]
     return {
         "count": len(values),
-        "average": str((sum(values) / len(values)).quantize(Decimal("0.01"))),
+        "average": str((sum(values, Decimal(0)) / len(values)).quantize(Decimal("0.01"))),
         "min": str(min(values)),
         "max": str(max(values)),
         "latest": str(newest.value),

@@ -35,19 +35,26 @@ def worker(tmp_path):
         stderr=subprocess.STDOUT,
     )
     process.log = tmp_path / "worker.log"  # type: ignore[attr-defined]
-    # close() drops the cached broker connections, so dispatches go to BROKER from now on.
-    celery_app.close()
-    celery_app.conf.update(task_always_eager=False, broker_url=BROKER)
+    use_broker(BROKER, eager=False)
     try:
         yield process
     finally:
-        celery_app.close()
-        celery_app.conf.update(task_always_eager=True, broker_url="memory://")
+        use_broker("memory://", eager=True)
         process.terminate()
         try:
             process.wait(timeout=20)
         except subprocess.TimeoutExpired:
             process.kill()
+
+
+def use_broker(url: str, *, eager: bool) -> None:
+    """Point this process's Celery app at ``url``.
+
+    The app caches its connection pool and producer pool from earlier (eager) tests;
+    ``_after_fork`` is the one hook that drops both, so the next dispatch uses ``url``.
+    """
+    celery_app.conf.update(task_always_eager=eager, broker_url=url)
+    celery_app._after_fork()
 
 
 def wait_for_reply(message_id: int, timeout: float = 90.0) -> Message:

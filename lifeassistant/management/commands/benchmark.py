@@ -11,11 +11,20 @@ from __future__ import annotations
 import json
 from collections.abc import Callable
 from dataclasses import dataclass
-from typing import Any
+from typing import Any, TypedDict
 
 from django.core.management.base import BaseCommand, CommandError, CommandParser
 
 Figures = dict[str, Any]
+
+
+class StoredContext(TypedDict):
+    """The keyword arguments of ``chat.context_light.store_context`` after the store and key."""
+
+    last_intent: str
+    last_task_id: str | int | None
+    pending_fields: list[str]
+    last_user_message: str
 
 
 @dataclass(frozen=True)
@@ -117,7 +126,7 @@ def tokens_section(options: dict[str, Any]) -> Figures:
     usable = [skill for skill in skills if is_allowed(skill, preferences)]
     monolithic = compose_monolithic(usable, catalog, base_prompt=BASE_PROMPT)
     monolithic_tokens = fixed(monolithic.system_prompt, monolithic.tools)
-    scenarios = []
+    scenarios: list[Figures] = []
     missing: set[str] = set()
     for text in TOKEN_SCENARIOS:
         decision = decide(skills, matcher.match(text), EMPTY_STATE, now=timezone.now(), preferences=preferences)
@@ -222,7 +231,7 @@ def context_section(options: dict[str, Any]) -> Figures:
     except Exception as exc:  # no Redis here: say so instead of failing
         backends["redis"] = f"unavailable ({type(exc).__name__})"
     figures: Figures = {"repeats": repeats, "target_us": CONTEXT_TARGET_US, "backends": {}}
-    fields = {
+    fields: StoredContext = {
         "last_intent": "create_expense",
         "last_task_id": 42,
         "pending_fields": ["confirmation"],
