@@ -29,9 +29,10 @@ import contextlib
 import json
 import math
 import re
-import unicodedata
 from collections.abc import Callable, Mapping
 from typing import Any, Final, Protocol
+
+from skills.matching import normalize
 
 FIELDS: Final = ("last_intent", "last_task_id", "pending_fields", "last_user_message")
 KEY_PREFIX: Final = "ctxlight:v1:"
@@ -389,9 +390,8 @@ def refers_back(text: str) -> bool:
 
 
 def _words(text: str) -> tuple[str, ...]:
-    """Split text into lower-case, accent-free words."""
-    decomposed = unicodedata.normalize("NFKD", text.casefold())
-    plain = "".join(char for char in decomposed if not unicodedata.combining(char))
+    """Split text into lower-case, accent-free words (folded as trigger patterns are)."""
+    plain = normalize(text)
     # Dropping apostrophes keeps contractions whole: "that's" -> "thats".
     plain = re.sub(r"['\u2018\u2019`]", "", plain)
     return tuple(re.findall(r"[a-z0-9]+", plain))

@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import unicodedata
 from datetime import date, datetime, time, timedelta
 from decimal import Decimal
 from typing import Any, TypeVar
@@ -12,6 +11,7 @@ from django.utils import timezone
 from django.utils.dateparse import parse_date, parse_datetime
 
 from lifeassistant.models import Area, Profile
+from skills.matching import normalize
 from lifeassistant.money import InvalidAmount, format_brl, parse_amount, quantize
 
 from .registry import ToolContext, ToolError
@@ -84,9 +84,11 @@ def moment_from(value: str | None) -> datetime:
 
 
 def fold(text: str) -> str:
-    """Lower-case without accents, for forgiving comparisons ("Mãe" == "mae")."""
-    decomposed = unicodedata.normalize("NFKD", text.strip().lower())
-    return "".join(ch for ch in decomposed if not unicodedata.combining(ch))
+    """Lower-case without accents, for forgiving comparisons ("Mãe" == "mae").
+
+    The same folding trigger patterns use, so every comparison in the project agrees.
+    """
+    return normalize(text)
 
 
 def words_of(text: str) -> list[str]:
