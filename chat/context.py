@@ -26,6 +26,14 @@ def handle_action(conversation: Conversation, payload: Any) -> dict[str, Any]:
     )
 
 
+def context_tools(conversation: Conversation) -> tuple[str, ...]:
+    """The context tool is offered only while the conversation has a context to use."""
+    from .tools.context import CONTEXT_TOOL
+
+    found = context_light.retrieve_context(cache, _key(conversation), settings.CONTEXT_LIGHT_TTL_SECONDS)
+    return (CONTEXT_TOOL,) if found else ()
+
+
 def prompt_section_for(
     conversation: Conversation, text: str, *, previous_skills: list[str], new_skills: list[str], reason: str
 ) -> str:

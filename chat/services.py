@@ -28,7 +28,7 @@ from skills.skills_context import skills_prompt
 
 from .actions import apply_confirmation
 from .commands import plan_commands
-from .context import prompt_section_for
+from .context import context_tools, prompt_section_for
 from .models import Conversation, IdempotencyRecord, Message
 from .preprocessor import execute as preprocess
 
@@ -75,7 +75,7 @@ def submit_message(*, user: Any, conversation: Conversation, content: str) -> Su
             explicit=commands.explicit_skill,
             explicit_args=commands.skill_args,
             explicit_raw_arguments=commands.skill_raw_arguments,
-            extra_tools=document_tools(locked, adding=len(analysis.items)),
+            extra_tools=(*document_tools(locked, adding=len(analysis.items)), *context_tools(locked)),
             router=semantic_router() if commands.reply is None else None,
         )
         user_message = Message.objects.create(

@@ -131,3 +131,27 @@ def test_a_related_follow_up_keeps_the_context(api, conversation):
     conv = Conversation.objects.get(pk=conversation["id"])
     section = prompt_section_for(conv, "update it", previous_skills=["finance"], new_skills=["finance"], reason="inertia")
     assert "last_task_id: 123" in section
+
+
+def test_the_model_can_use_the_context_through_its_tool(api, user, conversation):
+    from chat.models import Conversation
+    from chat.tools import REGISTRY, ToolContext
+
+    conv = Conversation.objects.get(pk=conversation["id"])
+    tool_context = ToolContext(user=user, conversation=conv, message=None)
+    stored = REGISTRY.execute("conversation_context", {**STORE}, tool_context)
+    assert stored.ok and stored.result == {"success": True, "stored_context": CONTEXT}
+    assert post(api, conversation["id"], {"action": "retrieve"}).json()["context"] == CONTEXT
+    missing = REGISTRY.execute("conversation_context", {"action": "store", "last_intent": "x"}, tool_context)
+    assert missing.result["error"].startswith("Missing required fields for 'store': last_task_id")
+    bad = REGISTRY.execute("conversation_context", {"action": "update"}, tool_context)
+    assert bad.result == {"success": False, "error": "Invalid action: 'update'. Must be 'store', 'retrieve', or 'clear'"}
+
+
+def test_the_context_tool_is_offered_only_while_a_context_exists(api, conversation, send, shipped_skills):
+    send(api, conversation["id"], {"content": "Oi, tudo bem?"})
+    first = Message.objects.filter(role="assistant").latest("id")
+    assert "conversation_context" not in first.tools_offered
+    send(api, conversation["id"], {"content": "e agora?"})
+    second = Message.objects.filter(role="assistant").latest("id")
+    assert "conversation_context" in second.tools_offered
