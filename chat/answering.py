@@ -99,7 +99,7 @@ def execute_tool_call(
         message=message,
         call_id=call_id,
         iteration=iteration,
-        tool=name,
+        tool=name[:64],  # the model may invent any name; unknown tools still get a row
         arguments=_arguments_for_storage(arguments),
         result=outcome.result if outcome.ok else None,
         ok=outcome.ok,

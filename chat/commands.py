@@ -63,7 +63,7 @@ def plan_commands(
     usable = {skill.name: skill for skill in skills if is_allowed(skill, preferences)}
     skill_commands = [c for c in result.commands if c.type == "skill"]
     shell_outputs = [_shell_reply(c, is_staff=is_staff) for c in result.commands if c.type == "shell"]
-    text = _with_notices(result.cleaned_content, result)
+    text = result.cleaned_content
 
     if skill_commands:
         first = skill_commands[0]
@@ -77,16 +77,6 @@ def plan_commands(
     if shell_outputs and result.should_halt_conversation:
         return CommandPlan("\n\n".join(shell_outputs), None, (), "", "")
     return CommandPlan(None, None, (), "", _with_shell_outputs(text, shell_outputs))
-
-
-def _with_notices(text: str, result: PreprocessingResult) -> str:
-    """Say which ``@name`` references could not be used, so the reply can tell the user."""
-    notices = [
-        f"[notice: @{ref.name} was not included: {ref.rejected_reason}]"
-        for ref in result.references
-        if ref.rejected_reason is not None
-    ]
-    return "\n".join([text, *notices]) if notices else text
 
 
 def _with_shell_outputs(text: str, outputs: list[str]) -> str:

@@ -14,6 +14,9 @@ Behaviour worth knowing:
 * Expiry: ``ttl_seconds`` is an idle timeout. Every store sets it, and every
   successful retrieve that finds a context extends it again, so an active
   conversation keeps its context while an abandoned one forgets it.
+* Validation: every string must be storable text (no NUL, no lone surrogate) within
+  a length cap (``MAX_*_CHARS``); a stored value breaking these rules reads as no
+  context, so nothing unrenderable reaches a response or the system prompt.
 * Failures: any exception raised by the store becomes an error body
   (``Context storage unavailable: <ExceptionClassName>``); nothing here raises
   because of the store. A misconfigured ``ttl_seconds`` or a bad id passed to
@@ -109,7 +112,14 @@ def _require_positive_ttl(ttl_seconds: int) -> None:
 def _describe_action(action: object) -> str:
     """Quote a string action the contract's way; show anything else (None when absent) as is."""
     # repr() would switch to double quotes for strings holding an apostrophe.
-    return f"'{action}'" if isinstance(action, str) else repr(action)
+    return f"'{_shown(action)}'" if isinstance(action, str) else repr(action)
+
+
+def _shown(text: str) -> str:
+    """Echo client text in an error safely: NUL and lone surrogates become escapes."""
+    if is_clean_text(text):
+        return text
+    return text.encode("utf-8", "backslashreplace").decode("utf-8").replace("\x00", "\\x00")
 
 
 def _store(
@@ -179,35 +189,86 @@ def _storage_error(exc: Exception) -> dict[str, Any]:
 # --------------------------------------------------------------------------
 
 
-def _is_intent(value: object) -> bool:
-    """An intent names what happened, so it cannot be blank."""
-    return isinstance(value, str) and bool(value.strip())
+# Length caps: generous for real use, small enough to keep the prompt and the cache sane.
+MAX_INTENT_CHARS: Final = 200
+MAX_TASK_ID_CHARS: Final = 200
+MAX_PENDING_FIELDS: Final = 50
+MAX_FIELD_NAME_CHARS: Final = 200
+MAX_MESSAGE_CHARS: Final = 100_000
+
+_CLEAN_TEXT: Final = "text without NUL characters or unpaired surrogates"
 
 
-def _is_task_id(value: object) -> bool:
-    """A task id is a string, a finite number (bools excluded) or null."""
-    if value is None or isinstance(value, str):
-        return True
-    if isinstance(value, bool) or not isinstance(value, (int, float)):
+def is_clean_text(text: str) -> bool:
+    """Tell whether ``text`` can be stored anywhere: no NUL, no lone surrogate.
+
+    PostgreSQL rejects NUL in text and JSON columns, and a lone surrogate cannot be
+    encoded as UTF-8, so neither could be rendered as a JSON response.
+    """
+    if "\x00" in text:
         return False
-    return math.isfinite(value)
+    try:
+        text.encode("utf-8")
+    except UnicodeEncodeError:
+        return False
+    return True
 
 
-def _is_field_list(value: object) -> bool:
-    """Pending fields are a list (or tuple) of field names."""
-    return isinstance(value, (list, tuple)) and all(isinstance(item, str) for item in value)
+def _text_problem(text: str, max_chars: int) -> str | None:
+    """Why a string value cannot be kept (too long, or not storable text), else None."""
+    if len(text) > max_chars:
+        return f"at most {max_chars} characters"
+    if not is_clean_text(text):
+        return _CLEAN_TEXT
+    return None
 
 
-def _is_message(value: object) -> bool:
-    """The user message is kept verbatim, so any string will do."""
-    return isinstance(value, str)
+def _intent_problem(value: object) -> str | None:
+    """An intent names what happened, so it cannot be blank."""
+    if not isinstance(value, str) or not value.strip():
+        return "a non-empty string"
+    return _text_problem(value, MAX_INTENT_CHARS)
 
 
-_FIELD_RULES: Final[dict[str, tuple[Callable[[object], bool], str]]] = {
-    "last_intent": (_is_intent, "a non-empty string"),
-    "last_task_id": (_is_task_id, "a string, a number or null"),
-    "pending_fields": (_is_field_list, "a list of strings"),
-    "last_user_message": (_is_message, "a string"),
+def _task_id_problem(value: object) -> str | None:
+    """A task id is a string, a finite number (bools excluded) or null."""
+    if value is None:
+        return None
+    if isinstance(value, str):
+        return _text_problem(value, MAX_TASK_ID_CHARS)
+    if isinstance(value, bool) or not isinstance(value, (int, float)) or not math.isfinite(value):
+        return "a string, a number or null"
+    if len(_task_id_text(value) or "") > MAX_TASK_ID_CHARS:
+        return f"at most {MAX_TASK_ID_CHARS} characters"
+    return None
+
+
+def _field_list_problem(value: object) -> str | None:
+    """Pending fields are a short list (or tuple) of field names."""
+    if not isinstance(value, (list, tuple)) or not all(isinstance(item, str) for item in value):
+        return "a list of strings"
+    if len(value) > MAX_PENDING_FIELDS:
+        return f"at most {MAX_PENDING_FIELDS} items"
+    for item in value:
+        problem = _text_problem(item, MAX_FIELD_NAME_CHARS)
+        if problem is not None:
+            return f"items of {problem}"
+    return None
+
+
+def _message_problem(value: object) -> str | None:
+    """The user message is kept verbatim: any storable string up to the cap."""
+    if not isinstance(value, str):
+        return "a string"
+    return _text_problem(value, MAX_MESSAGE_CHARS)
+
+
+# Each rule returns what the field should have been ("expected ..."), or None when it is fine.
+_FIELD_RULES: Final[dict[str, Callable[[object], str | None]]] = {
+    "last_intent": _intent_problem,
+    "last_task_id": _task_id_problem,
+    "pending_fields": _field_list_problem,
+    "last_user_message": _message_problem,
 }
 
 
@@ -216,14 +277,11 @@ def _store_payload_problem(payload: Mapping[str, Any]) -> str | None:
     missing = [field for field in FIELDS if field not in payload]
     if missing:
         return f"Missing required fields for 'store': {', '.join(missing)}"
-    unknown = sorted(str(name) for name in payload if name != "action" and name not in FIELDS)
+    unknown = sorted(_shown(str(name)) for name in payload if name != "action" and name not in FIELDS)
     if unknown:
         return f"Unknown fields for 'store': {', '.join(unknown)}"
-    invalid = [
-        f"{field} (expected {expected})"
-        for field, (is_valid, expected) in _FIELD_RULES.items()
-        if not is_valid(payload[field])
-    ]
+    problems = {field: problem_of(payload[field]) for field, problem_of in _FIELD_RULES.items()}
+    invalid = [f"{field} (expected {expected})" for field, expected in problems.items() if expected is not None]
     if invalid:
         return f"Invalid fields for 'store': {'; '.join(invalid)}"
     return None
@@ -234,7 +292,7 @@ def _is_saved_context(value: object) -> bool:
     return (
         isinstance(value, dict)
         and set(value) == set(FIELDS)
-        and all(is_valid(value[field]) for field, (is_valid, _) in _FIELD_RULES.items())
+        and all(problem_of(value[field]) is None for field, problem_of in _FIELD_RULES.items())
     )
 
 

@@ -14,6 +14,7 @@ from typing import TYPE_CHECKING, Any, cast
 
 import litellm
 import openai
+from celery.exceptions import SoftTimeLimitExceeded
 from django.conf import settings
 from litellm import CustomLLM, ModelResponse
 
@@ -96,6 +97,7 @@ def completion(
         try:
             return litellm.completion(**kwargs)
         except TRANSIENT_ERRORS as exc:
+            _reraise_time_limit(exc)
             if attempt == attempts:
                 raise LLMError(
                     f"The language model is unavailable ({type(exc).__name__}) after {attempts} attempts."
@@ -107,6 +109,15 @@ def completion(
         except openai.OpenAIError as exc:  # litellm's provider errors all derive from it
             raise LLMError(f"The language model refused the request ({type(exc).__name__}).") from exc
     raise AssertionError("unreachable")  # pragma: no cover
+
+
+def _reraise_time_limit(exc: BaseException) -> None:
+    """litellm wraps Celery's soft time limit in a connection error; let it through unretried."""
+    cause: BaseException | None = exc
+    while cause is not None:
+        if isinstance(cause, SoftTimeLimitExceeded):
+            raise cause
+        cause = cause.__cause__ or cause.__context__
 
 
 def count_tokens(*, messages: list[dict[str, Any]], tools: list[dict[str, Any]] | None = None) -> int:

@@ -7,10 +7,13 @@ from __future__ import annotations
 
 import hashlib
 import json
+import logging
 from collections.abc import Callable
 from dataclasses import dataclass
+from datetime import timedelta
 from typing import Any
 
+from django.conf import settings
 from django.db import IntegrityError, transaction
 from django.utils import timezone
 
@@ -19,18 +22,23 @@ from documents.services import (
     attach_documents,
     document_tools,
     documents_section,
-    resolve_reference,
+    reference_blocks,
 )
 from lifeassistant.models import Profile
-from skills.router import semantic_router
-from skills.services import current_catalog, plan_skills
+from skills.services import current_catalog, plan_skills, route_if_unmatched
 from skills.skills_context import skills_prompt
 
-from .actions import apply_confirmation
+from .actions import apply_confirmation, withdraw_for_failed_reply
 from .commands import plan_commands
 from .context import context_tools, prompt_section_for
 from .models import Conversation, IdempotencyRecord, Message
 from .preprocessor import execute as preprocess
+
+
+logger = logging.getLogger(__name__)
+
+# How long past the task's hard time limit a reply must wait before it counts as stuck.
+STUCK_GRACE_SECONDS = 30
 
 
 @dataclass(frozen=True)
@@ -56,13 +64,19 @@ def submit_message(*, user: Any, conversation: Conversation, content: str) -> Su
     """
     profile = Profile.for_user(user)
     catalog = current_catalog()
-    preprocessed = preprocess(
-        content, resolve_reference=lambda name: resolve_reference(user=user, conversation=conversation, name=name)
-    )
+    preprocessed = preprocess(content)
     commands = plan_commands(
         preprocessed, skills=catalog.skills, preferences=profile.preferences, is_staff=user.is_staff
     )
     analysis = analyze_message(commands.model_text or content, previous_language=profile.language)
+    # Referenced documents are added after the analysis, so they are not extracted again.
+    referenced = reference_blocks(user=user, conversation=conversation, references=preprocessed.references)
+    intent = join_sections(analysis.intent, referenced.text)
+    routed = None
+    if commands.reply is None:
+        routed = route_if_unmatched(
+            conversation=conversation, text=intent, preferences=profile.preferences, explicit=commands.explicit_skill
+        )
     with transaction.atomic():
         # Locking the conversation serialises concurrent messages of one conversation,
         # so the skill-inertia state is read and written atomically.
@@ -70,20 +84,23 @@ def submit_message(*, user: Any, conversation: Conversation, content: str) -> Su
         previous_skills = list(locked.active_skills or [])
         plan = plan_skills(
             conversation=locked,
-            text=analysis.intent,
+            text=intent,
             preferences=profile.preferences,
             explicit=commands.explicit_skill,
             explicit_args=commands.skill_args,
             explicit_raw_arguments=commands.skill_raw_arguments,
-            extra_tools=(*document_tools(locked, adding=len(analysis.items)), *context_tools(locked)),
-            router=semantic_router() if commands.reply is None else None,
+            extra_tools=(
+                *document_tools(locked, needed=bool(analysis.items) or referenced.needs_reader),
+                *context_tools(locked),
+            ),
+            routed=routed,
         )
         user_message = Message.objects.create(
             conversation=locked,
             role=Message.Role.USER,
             status=Message.Status.DONE,
             content=content,
-            intent=analysis.intent if analysis.intent != content else "",
+            intent=intent if intent != content else "",
             language=analysis.language or "",
         )
         attach_documents(user_message, analysis.items)
@@ -94,7 +111,7 @@ def submit_message(*, user: Any, conversation: Conversation, content: str) -> Su
             documents_section(locked),
             prompt_section_for(
                 locked,
-                analysis.intent,
+                intent,
                 previous_skills=previous_skills,
                 new_skills=ledger["active_skills"],
                 reason=plan.reason,
@@ -130,21 +147,48 @@ def join_sections(*sections: str) -> str:
 
 
 def dispatch_reply(assistant_message: Message) -> None:
-    """Queue the tool loop for ``assistant_message`` after the current transaction commits."""
+    """Queue the tool loop for ``assistant_message`` after the current transaction commits.
+
+    A broker that refuses the task fails the reply at once, so the user sees an error
+    and can retry instead of waiting on a reply nothing will ever answer.
+    """
+    from .answering import fail
     from .tasks import run_tool_loop  # the task module imports this one
 
-    message_id = assistant_message.pk
-    transaction.on_commit(lambda: run_tool_loop.delay(message_id))
+    def send() -> None:
+        try:
+            run_tool_loop.delay(assistant_message.pk)
+        except Exception:
+            logger.exception("could not queue reply %s", assistant_message.pk)
+            fail(assistant_message, "The assistant could not be reached. Please retry.")
+
+    transaction.on_commit(send)
+
+
+def can_retry(message: Message) -> bool:
+    """A failed reply can be retried, and so can one stuck longer than a task may run."""
+    if message.role != Message.Role.ASSISTANT:
+        return False
+    if message.status == Message.Status.FAILED:
+        return True
+    stuck_since = timezone.now() - timedelta(seconds=settings.CELERY_TASK_TIME_LIMIT + STUCK_GRACE_SECONDS)
+    waiting_since = message.started_at or message.created_at
+    return message.status in (Message.Status.PENDING, Message.Status.RUNNING) and waiting_since < stuck_since
 
 
 def retry_reply(assistant_message: Message) -> Message:
-    """Put a failed reply back in the queue. Only failed replies can be retried."""
+    """Put a failed (or stuck) reply back in the queue; see ``can_retry``."""
     with transaction.atomic():
-        updated = Message.objects.filter(
-            pk=assistant_message.pk, role=Message.Role.ASSISTANT, status=Message.Status.FAILED
-        ).update(status=Message.Status.PENDING, error="", started_at=None, finished_at=None, content="")
-        if updated:
-            dispatch_reply(assistant_message)
+        locked = Message.objects.select_for_update().get(pk=assistant_message.pk)
+        if can_retry(locked):
+            # The new run starts over: the old run's offers must not run, and its tool
+            # calls go (confirmed writes, iteration 0, stay).
+            withdraw_for_failed_reply(locked)
+            locked.tool_calls.filter(iteration__gte=1).delete()
+            Message.objects.filter(pk=locked.pk).update(
+                status=Message.Status.PENDING, error="", started_at=None, finished_at=None, content=""
+            )
+            dispatch_reply(locked)
     assistant_message.refresh_from_db()
     return assistant_message
 

@@ -8,19 +8,24 @@ from __future__ import annotations
 
 import logging
 from collections.abc import Sequence
+from dataclasses import dataclass
 from typing import Any
 
 from django.db.models import Case, IntegerField, Value, When
 
+from chat.preprocessor import UNKNOWN_DOCUMENT, FileReference
+
 from .analysis import Analysis, analyze
 from .extraction import ContextItem
 from .language import detect_language
-from .listing import DocumentInfo, file_name_for, render_available_documents, summarize
+from .listing import DocumentInfo, file_name_for, human_size, render_available_documents, summarize
 from .models import ChatDocument
 
 logger = logging.getLogger(__name__)
 
 READ_DOCUMENT_TOOL = "read_document"
+MAX_REFERENCES = 20
+INLINE_DOCUMENT_CHARS = 4_000
 
 
 def analyze_message(raw: str, *, previous_language: str | None) -> Analysis:
@@ -80,8 +85,8 @@ def attach_documents(message: Any, items: Sequence[ContextItem]) -> list[ChatDoc
                 message=message,
                 label=ChatDocument.USER_CONTEXT,
                 file_name=name,
-                title=item.title,
-                mime_type=item.mime_type,
+                title=item.title[:200],  # titles and mime types may come from the model
+                mime_type=item.mime_type[:100],
                 content=item.content,
                 summary=summarize(item.content),
             )
@@ -98,21 +103,62 @@ def owned_documents(user: Any) -> Any:
 
 def find_document(*, user: Any, conversation: Any, name: str) -> ChatDocument | None:
     """The user's document called ``name``, preferring the current conversation."""
-    return (
-        owned_documents(user)
-        .filter(file_name=name)
-        .annotate(
-            here=Case(When(conversation=conversation, then=Value(0)), default=Value(1), output_field=IntegerField())
-        )
-        .order_by("here", "-created_at")
-        .first()
+    return _documents_by_name(user=user, conversation=conversation, names=[name]).get(name)
+
+
+@dataclass(frozen=True)
+class ReferencedDocuments:
+    text: str  # appended to what the model sees of the message
+    needs_reader: bool  # a document was too long to inline: offer read_document
+
+
+def reference_blocks(*, user: Any, conversation: Any, references: Sequence[FileReference]) -> ReferencedDocuments:
+    """What the model gets for a message's ``@name`` references.
+
+    A small document is inlined; a large one is named, for ``read_document`` to read
+    (the spec allows either a context reference or the expanded content). Unknown and
+    rejected names become notices, so the reply can tell the user. At most
+    ``MAX_REFERENCES`` distinct names are looked up, in one query.
+    """
+    wanted: list[str] = []
+    notices: list[str] = []
+    for reference in references:
+        if reference.rejected_reason is not None:
+            notices.append(f"[notice: @{reference.name} was not included: {reference.rejected_reason}]")
+        elif reference.name not in wanted:
+            wanted.append(reference.name)
+    if len(wanted) > MAX_REFERENCES:
+        notices.append(f"[notice: only the first {MAX_REFERENCES} @references were looked up]")
+        wanted = wanted[:MAX_REFERENCES]
+    found = _documents_by_name(user=user, conversation=conversation, names=wanted)
+    blocks: list[str] = []
+    needs_reader = False
+    for name in wanted:
+        document = found.get(name)
+        if document is None:
+            notices.append(f"[notice: @{name} was not included: {UNKNOWN_DOCUMENT}]")
+        elif len(document.content) <= INLINE_DOCUMENT_CHARS:
+            blocks.append(f"[document: {name}]\n{document.content}\n[/document]")
+        else:
+            needs_reader = True
+            blocks.append(
+                f"[document: {name}, {human_size(document.size_bytes)}: too long to inline, "
+                f"call {READ_DOCUMENT_TOOL} to read it]"
+            )
+    return ReferencedDocuments("\n\n".join([*blocks, *notices]), needs_reader)
+
+
+def _documents_by_name(*, user: Any, conversation: Any, names: Sequence[str]) -> dict[str, ChatDocument]:
+    """The user's documents called ``names``; the current conversation's copy wins."""
+    if not names:
+        return {}
+    found: dict[str, ChatDocument] = {}
+    candidates = owned_documents(user).filter(file_name__in=names).annotate(
+        here=Case(When(conversation=conversation, then=Value(0)), default=Value(1), output_field=IntegerField())
     )
-
-
-def resolve_reference(*, user: Any, conversation: Any, name: str) -> str | None:
-    """Content of an ``@name`` reference, or None when the user owns no such document."""
-    document = find_document(user=user, conversation=conversation, name=name)
-    return None if document is None else document.content
+    for document in candidates.order_by("here", "-created_at"):
+        found.setdefault(document.file_name, document)
+    return found
 
 
 def documents_section(conversation: Any) -> str:
@@ -126,8 +172,8 @@ def documents_section(conversation: Any) -> str:
     return render_available_documents(infos)
 
 
-def document_tools(conversation: Any, *, adding: int = 0) -> tuple[str, ...]:
-    """``read_document`` is offered only when the conversation has (or is getting) documents."""
-    if adding or ChatDocument.objects.filter(conversation=conversation).exists():
+def document_tools(conversation: Any, *, needed: bool = False) -> tuple[str, ...]:
+    """``read_document`` is offered only when the conversation has documents, or ``needed``."""
+    if needed or ChatDocument.objects.filter(conversation=conversation).exists():
         return (READ_DOCUMENT_TOOL,)
     return ()

@@ -9,3 +9,6 @@ urlpatterns = [
     path("api/docs/", SpectacularSwaggerView.as_view(url_name="schema"), name="api-docs"),
     path("", include("chat.web.urls")),
 ]
+
+handler404 = "lifeassistant.views.not_found"
+handler500 = "lifeassistant.views.server_error"

@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import logging
 import threading
-from collections.abc import Callable, Sequence
+from collections.abc import Sequence
 from dataclasses import dataclass, replace
 from typing import Any
 from uuid import uuid4
@@ -105,13 +105,13 @@ def plan_skills(
     explicit_args: tuple[str, ...] = (),
     explicit_raw_arguments: str = "",
     extra_tools: Sequence[str] = (),
-    router: Callable[[str, Sequence[SkillDefinition], dict[str, bool]], str | None] | None = None,
+    routed: str | None = None,
 ) -> SkillPlan:
     """Detect the skills for ``text`` with the conversation's inertia, and compose them.
 
     ``explicit`` is a skill forced by a ``/name args`` command: its prompt extension is
-    rendered with the arguments. ``router`` (the optional LLM router) is asked only
-    when neither triggers nor inertia chose a skill.
+    rendered with the arguments. ``routed`` is the semantic router's choice
+    (``route_if_unmatched``), used only when neither triggers nor inertia chose a skill.
     """
     from chat.llm import count_tokens
     from chat.preprocessor import render_arguments
@@ -127,29 +127,7 @@ def plan_skills(
     if not settings.SKILLS_ENABLED:
         return SkillPlan(None, monolithic, "disabled", monolithic_tokens, monolithic_tokens)
 
-    state = InertiaState(
-        active_skills=tuple(conversation.active_skills or ()),
-        last_detected_at=conversation.skills_detected_at,
-        messages_since_detection=conversation.messages_since_detection,
-    )
-
-    def decide_with(routed: str | None) -> Decision:
-        return decide(
-            catalog.skills,
-            catalog.matcher.match(text),
-            state,
-            now=timezone.now(),
-            preferences=preferences,
-            inertia_messages=settings.SKILL_INERTIA_MESSAGES,
-            explicit=explicit,
-            routed=routed,
-        )
-
-    decision = decide_with(None)
-    if decision.reason == "fallback" and router is not None:
-        routed = router(text, catalog.skills, preferences)
-        if routed is not None:
-            decision = decide_with(routed)
+    decision = _decide(catalog, conversation, text, preferences, explicit=explicit, routed=routed)
     active = tuple(
         replace(skill, prompt_extension=render_arguments(
             skill.prompt_extension, explicit_args, raw_arguments=explicit_raw_arguments, skill_root=f"skills/{skill.name}"
@@ -165,6 +143,51 @@ def plan_skills(
         messages=[{"role": "system", "content": composition.system_prompt}], tools=list(composition.tools)
     )
     return SkillPlan(decision, composition, decision.reason, fixed, monolithic_tokens)
+
+
+def route_if_unmatched(
+    *, conversation: Any, text: str, preferences: dict[str, bool], explicit: str | None = None
+) -> str | None:
+    """Ask the semantic router (when enabled) for a message neither triggers nor inertia claim.
+
+    Called before the conversation is locked: the router is a model call, and other
+    messages of the conversation must not wait behind it.
+    """
+    from .router import semantic_router
+
+    router = semantic_router()
+    if router is None or explicit is not None:
+        return None
+    catalog = current_catalog()
+    if _decide(catalog, conversation, text, preferences, explicit=None, routed=None).reason != "fallback":
+        return None
+    return router(text, catalog.skills, preferences)
+
+
+def _decide(
+    catalog: Catalog,
+    conversation: Any,
+    text: str,
+    preferences: dict[str, bool],
+    *,
+    explicit: str | None,
+    routed: str | None,
+) -> Decision:
+    state = InertiaState(
+        active_skills=tuple(conversation.active_skills or ()),
+        last_detected_at=conversation.skills_detected_at,
+        messages_since_detection=conversation.messages_since_detection,
+    )
+    return decide(
+        catalog.skills,
+        catalog.matcher.match(text),
+        state,
+        now=timezone.now(),
+        preferences=preferences,
+        inertia_messages=settings.SKILL_INERTIA_MESSAGES,
+        explicit=explicit,
+        routed=routed,
+    )
 
 
 def _monolithic_token_count(version: str, usable: Sequence[SkillDefinition], monolithic: Composition) -> int:

@@ -12,7 +12,8 @@ from drf_spectacular.types import OpenApiTypes
 from drf_spectacular.utils import OpenApiParameter, extend_schema
 from rest_framework import generics, mixins, status, viewsets
 from rest_framework.authtoken.models import Token
-from rest_framework.exceptions import AuthenticationFailed, ValidationError
+from django.core.exceptions import ValidationError as DjangoValidationError
+from rest_framework.exceptions import AuthenticationFailed, NotFound, ValidationError
 from rest_framework.pagination import CursorPagination
 from rest_framework.permissions import AllowAny, IsAuthenticated
 from rest_framework.request import Request
@@ -31,6 +32,7 @@ from ..models import Conversation, Message
 from ..services import (
     IdempotencyConflict,
     Submission,
+    can_retry,
     request_fingerprint,
     retry_reply,
     submit_message,
@@ -55,6 +57,13 @@ class NewestFirst(CursorPagination):
     page_size = 50
     page_size_query_param = "page_size"
     max_page_size = 200
+
+    def paginate_queryset(self, queryset: Any, request: Request, view: Any = None) -> list[Any] | None:
+        # A tampered cursor can decode to a position that is not a timestamp.
+        try:
+            return super().paginate_queryset(queryset, request, view)
+        except (DjangoValidationError, ValueError, TypeError):
+            raise NotFound("Invalid cursor.") from None
 
 
 def owned_conversations(user: Any) -> QuerySet[Conversation]:
@@ -162,9 +171,10 @@ class MessageRetryView(APIView):
     @extend_schema(request=None, responses={202: MessageSerializer})
     def post(self, request: Request, pk: int) -> Response:
         message = get_object_or_404(owned_messages(request.user), pk=pk)
-        if message.role != Message.Role.ASSISTANT or message.status != Message.Status.FAILED:
+        if not can_retry(message):
             return Response(
-                {"detail": "Only a failed assistant reply can be retried."}, status=status.HTTP_409_CONFLICT
+                {"detail": "Only a failed (or stuck) assistant reply can be retried."},
+                status=status.HTTP_409_CONFLICT,
             )
         return Response(MessageSerializer(retry_reply(message)).data, status=status.HTTP_202_ACCEPTED)
 

@@ -306,6 +306,89 @@ def test_store_names_all_wrongly_typed_fields_at_once() -> None:
     )
 
 
+@pytest.mark.parametrize(
+    ("field", "value", "expected"),
+    [
+        ("last_intent", "task\x00creation", "text without NUL characters or unpaired surrogates"),
+        ("last_intent", "task\ud800creation", "text without NUL characters or unpaired surrogates"),
+        ("last_task_id", "12\x003", "text without NUL characters or unpaired surrogates"),
+        ("pending_fields", ["amount", "due\udfffdate"], "items of text without NUL characters or unpaired surrogates"),
+        ("last_user_message", "a\ud800b", "text without NUL characters or unpaired surrogates"),
+        ("last_user_message", "add \x00 that", "text without NUL characters or unpaired surrogates"),
+    ],
+)
+def test_store_refuses_text_that_cannot_be_rendered_or_saved_naming_the_field(
+    field: str, value: Any, expected: str
+) -> None:
+    store = FakeStore()
+    body = run({**STORE_PAYLOAD, field: value}, store)
+    assert body == {"success": False, "error": f"Invalid fields for 'store': {field} (expected {expected})"}
+    assert store.items == {}
+    json.dumps(body).encode("utf-8")  # the error itself renders
+
+
+@pytest.mark.parametrize(
+    ("field", "value", "expected"),
+    [
+        ("last_intent", "x" * 201, "at most 200 characters"),
+        ("last_task_id", "7" * 201, "at most 200 characters"),
+        ("last_task_id", 10**201, "at most 200 characters"),
+        ("pending_fields", ["f"] * 51, "at most 50 items"),
+        ("pending_fields", ["f" * 201], "items of at most 200 characters"),
+        ("last_user_message", "m" * 100_001, "at most 100000 characters"),
+    ],
+)
+def test_store_refuses_an_oversized_field_by_name_and_stores_nothing(field: str, value: Any, expected: str) -> None:
+    store = FakeStore()
+    body = run({**STORE_PAYLOAD, field: value}, store)
+    assert body == {"success": False, "error": f"Invalid fields for 'store': {field} (expected {expected})"}
+    assert store.items == {}
+
+
+def test_store_accepts_every_field_at_its_length_cap(store: Any) -> None:
+    payload = {
+        "action": "store",
+        "last_intent": "i" * 200,
+        "last_task_id": "t" * 200,
+        "pending_fields": ["f" * 200] * 50,
+        "last_user_message": "m" * 100_000,
+    }
+    assert run(payload, store)["success"] is True
+    assert retrieve(store)["context"]["last_user_message"] == "m" * 100_000
+
+
+def test_non_latin_text_and_paired_surrogates_are_stored_verbatim(store: Any) -> None:
+    message = "Gastei R$ 50 no café 🙂 — 記録して"
+    run({**STORE_PAYLOAD, "last_user_message": message}, store)
+    assert retrieve(store)["context"]["last_user_message"] == message
+
+
+def test_unrenderable_names_and_actions_are_echoed_as_escapes() -> None:
+    store = FakeStore()
+    unknown = run({**STORE_PAYLOAD, "bad\ud800\x00": 1}, store)
+    action = run({"action": "st\ud800ore\x00"}, store)
+    assert unknown["error"] == "Unknown fields for 'store': bad\\ud800\\x00"
+    assert action["error"] == "Invalid action: 'st\\ud800ore\\x00'. Must be 'store', 'retrieve', or 'clear'"
+    json.dumps([unknown, action], ensure_ascii=False).encode("utf-8")
+
+
+@pytest.mark.parametrize(
+    "poisoned",
+    [
+        {"last_user_message": "a\ud800b"},
+        {"last_intent": "task\x00creation"},
+        {"pending_fields": ["due\x00date"]},
+        {"last_task_id": "1\udc00"},
+        {"last_user_message": "m" * 100_001},
+    ],
+)
+def test_a_stored_context_holding_unstorable_text_reads_as_no_context(poisoned: dict[str, Any]) -> None:
+    store = FakeStore()
+    store.set(KEY, {**stored_context(), **poisoned}, TTL)
+    assert retrieve(store) == {"success": True, "context": None}
+    assert retrieve_context(store, KEY, TTL) is None
+
+
 @pytest.mark.parametrize(("task_id", "stored"), [(123, "123"), (123.0, "123"), (1.5, "1.5"), (None, None)])
 def test_a_numeric_task_id_is_stored_as_a_string(store: Any, task_id: Any, stored: str | None) -> None:
     body = run({**STORE_PAYLOAD, "last_task_id": task_id}, store)

@@ -66,3 +66,22 @@ def test_it_counts_tool_definitions_in_tokens():
     messages = [{"role": "system", "content": "hello"}]
     tool = {"type": "function", "function": {"name": "x", "description": "a long description " * 10, "parameters": {"type": "object", "properties": {}}}}
     assert llm.count_tokens(messages=messages, tools=[tool]) > llm.count_tokens(messages=messages) + 20
+
+
+def test_the_task_time_limit_is_not_retried_as_a_connection_error(settings, monkeypatch):
+    from celery.exceptions import SoftTimeLimitExceeded
+
+    settings.LLM_RETRY_BACKOFF_SECONDS = 0
+    calls = []
+
+    def interrupted(**kwargs):
+        calls.append(kwargs)
+        try:
+            raise SoftTimeLimitExceeded()
+        except SoftTimeLimitExceeded as limit:
+            raise litellm.exceptions.APIConnectionError("wrapped", llm_provider="openai", model="x") from limit
+
+    monkeypatch.setattr(litellm, "completion", interrupted)
+    with pytest.raises(SoftTimeLimitExceeded):
+        llm.completion([{"role": "user", "content": "oi"}])
+    assert len(calls) == 1

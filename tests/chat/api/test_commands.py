@@ -114,3 +114,23 @@ def test_path_references_are_rejected(api, conversation, send, shipped_skills, r
     intent = Message.objects.get(pk=body["user_message"]["id"]).intent
     assert "[notice:" in intent
     assert "root:" not in intent
+
+
+def test_a_large_referenced_document_is_named_for_read_document_and_not_copied(api, user, conversation, send, shipped_skills, settings):
+    settings.LLM_MAX_INPUT_TOKENS = 16_000  # a 60 KB paste is above the extraction threshold
+    rows = "\n".join(f"2024-01-{1 + i % 28:02d},item {i},{i}.50" for i in range(2000))
+    make_document(user, conversation["id"], name="sales.csv", content=f"date,item,amount\n{rows}")
+    body = send(api, conversation["id"], {"content": "Resuma @sales.csv"}).json()
+    intent = Message.objects.get(pk=body["user_message"]["id"]).intent
+    assert "[document: sales.csv," in intent and "call read_document to read it]" in intent
+    assert "item 1999" not in intent
+    assert ChatDocument.objects.count() == 1  # the reference is not extracted into a copy
+    assert "read_document" in Message.objects.get(pk=body["assistant_message"]["id"]).tools_offered
+
+
+def test_only_the_first_twenty_references_are_looked_up(api, conversation, send, shipped_skills):
+    names = " ".join(f"@doc{i}.txt" for i in range(40))
+    body = send(api, conversation["id"], {"content": f"compare {names}"}).json()
+    intent = Message.objects.get(pk=body["user_message"]["id"]).intent
+    assert "[notice: only the first 20 @references were looked up]" in intent
+    assert intent.count("unknown document") == 20

@@ -64,6 +64,77 @@ def test_a_non_object_body_is_an_error(api, conversation):
     assert response.json()["success"] is False
 
 
+def post_raw(api, conversation_id, body):
+    """Send JSON text as is: a test client would refuse to encode a lone surrogate itself."""
+    return api.post(f"/api/v1/conversations/{conversation_id}/context/", body, content_type="application/json")
+
+
+@pytest.mark.parametrize(
+    ("field", "json_value", "expected"),
+    [
+        ("last_user_message", r'"a\ud800b"', "text"),
+        ("last_user_message", r'"add \u0000 that"', "text"),
+        ("last_intent", r'"task\u0000creation"', "text"),
+        ("last_task_id", r'"\udfff"', "text"),
+        ("pending_fields", r'["amount", "due\u0000date"]', "items of text"),
+    ],
+)
+def test_a_store_with_unstorable_text_is_refused_by_name_and_the_context_still_works(
+    api, conversation, field, json_value, expected
+):
+    post(api, conversation["id"], STORE)
+    fields = {name: json.dumps(value) for name, value in STORE.items()}
+    body = "{" + ", ".join(f'"{name}": {json_value if name == field else value}' for name, value in fields.items()) + "}"
+
+    response = post_raw(api, conversation["id"], body)
+
+    assert response.status_code == 400
+    assert response.json() == {
+        "success": False,
+        "error": f"Invalid fields for 'store': {field} (expected {expected} without NUL characters or unpaired surrogates)",
+    }
+    retrieved = post(api, conversation["id"], {"action": "retrieve"})
+    assert retrieved.status_code == 200
+    assert retrieved.json()["context"] == CONTEXT
+
+
+def test_a_store_with_an_oversized_message_is_refused_by_name(api, conversation):
+    response = post(api, conversation["id"], {**STORE, "last_user_message": "m" * 100_001})
+    assert response.status_code == 400
+    assert response.json()["error"] == "Invalid fields for 'store': last_user_message (expected at most 100000 characters)"
+    assert post(api, conversation["id"], {"action": "retrieve"}).json() == {"success": True, "context": None}
+
+
+def test_a_poisoned_stored_context_reads_as_none_and_stays_out_of_the_prompt(api, conversation):
+    from chat.context import prompt_section_for
+    from chat.context_light import context_key
+    from chat.models import Conversation
+
+    conv = Conversation.objects.get(pk=conversation["id"])
+    cache.set(context_key(conv.owner_id, conv.pk), {**CONTEXT, "last_user_message": "add \x00 that"}, 60)
+
+    retrieved = post(api, conversation["id"], {"action": "retrieve"})
+    section = prompt_section_for(conv, "update it", previous_skills=["finance"], new_skills=["finance"], reason="inertia")
+
+    assert retrieved.status_code == 200
+    assert retrieved.json() == {"success": True, "context": None}
+    assert section == ""
+
+
+def test_the_context_tool_refuses_unstorable_text_by_name(user, conversation):
+    from chat.models import Conversation
+    from chat.tools import REGISTRY, ToolContext
+
+    conv = Conversation.objects.get(pk=conversation["id"])
+    outcome = REGISTRY.execute(
+        "conversation_context", {**STORE, "last_intent": "x\x00"}, ToolContext(user=user, conversation=conv, message=None)
+    )
+    assert outcome.result == {
+        "success": False,
+        "error": "Invalid fields for 'store': last_intent (expected text without NUL characters or unpaired surrogates)",
+    }
+
+
 def test_contexts_are_scoped_to_one_conversation_of_one_user(api, other_api, conversation):
     second = api.post("/api/v1/conversations/", {}, format="json").json()
     post(api, conversation["id"], STORE)

@@ -54,3 +54,21 @@ def test_it_requires_authentication(client):
     response = client.get("/api/v1/conversations/")
     assert response.status_code in (401, 403)
     assert "detail" in response.json()
+
+
+def test_a_tampered_cursor_is_a_404_not_a_crash(api, conversation):
+    import base64
+
+    cursor = base64.b64encode(b"o=0&r=0&p=notadate").decode()
+    response = api.get(f"/api/v1/conversations/?cursor={cursor}")
+    assert response.status_code == 404
+    assert response.json()["detail"] in ("Invalid cursor.", "Invalid cursor")
+    messages = api.get(f"/api/v1/conversations/{conversation['id']}/messages/?cursor={cursor}")
+    assert messages.status_code == 404
+
+
+def test_page_size_is_capped(api):
+    for index in range(3):
+        api.post("/api/v1/conversations/", {"title": f"c{index}"}, format="json")
+    assert len(api.get("/api/v1/conversations/?page_size=100000").json()["results"]) == 3
+    assert api.get("/api/v1/conversations/?page_size=abc").status_code == 200

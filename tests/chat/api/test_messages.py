@@ -135,4 +135,33 @@ def test_only_a_failed_reply_can_be_retried(api, conversation, send, shipped_ski
     body = send(api, conversation["id"], {"content": "oi"}).json()
     response = api.post(f"/api/v1/messages/{body['user_message']['id']}/retry/")
     assert response.status_code == 409
-    assert response.json()["detail"] == "Only a failed assistant reply can be retried."
+    assert response.json()["detail"] == "Only a failed (or stuck) assistant reply can be retried."
+
+
+def test_a_reply_stuck_past_the_task_time_limit_can_be_retried(api, conversation, send, shipped_skills, django_capture_on_commit_callbacks):
+    from datetime import timedelta
+
+    from django.utils import timezone
+
+    body = send(api, conversation["id"], {"content": "oi"}).json()
+    reply_id = body["assistant_message"]["id"]
+    Message.objects.filter(pk=reply_id).update(status="running", started_at=timezone.now() - timedelta(seconds=60))
+    assert api.post(f"/api/v1/messages/{reply_id}/retry/").status_code == 409  # still within its time limit
+    Message.objects.filter(pk=reply_id).update(started_at=timezone.now() - timedelta(hours=1))
+    with django_capture_on_commit_callbacks(execute=True):
+        assert api.post(f"/api/v1/messages/{reply_id}/retry/").status_code == 202
+    assert api.get(f"/api/v1/messages/{reply_id}/").json()["status"] == "done"
+
+
+def test_a_broker_that_refuses_the_task_fails_the_reply_instead_of_leaving_it_pending(api, conversation, send, shipped_skills, monkeypatch):
+    from chat.tasks import run_tool_loop
+
+    def refuse(*args, **kwargs):
+        raise ConnectionError("broker down")
+
+    monkeypatch.setattr(run_tool_loop, "delay", refuse)
+    body = send(api, conversation["id"], {"content": "oi"}).json()
+    reply = api.get(f"/api/v1/messages/{body['assistant_message']['id']}/").json()
+    assert reply["status"] == "failed"
+    assert reply["error"] == "The assistant could not be reached. Please retry."
+    assert api.get(f"/api/v1/messages/{body['user_message']['id']}/").json()["content"] == "oi"

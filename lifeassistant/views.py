@@ -1,0 +1,24 @@
+"""Error pages: JSON under /api/, Django's HTML pages elsewhere."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from django.http import HttpRequest, HttpResponse, JsonResponse
+from django.views import defaults
+
+
+def _is_api(request: HttpRequest) -> bool:
+    return request.path.startswith("/api/")
+
+
+def not_found(request: HttpRequest, exception: Exception | None = None) -> HttpResponse:
+    if _is_api(request):
+        return JsonResponse({"detail": "Not found."}, status=404)
+    return defaults.page_not_found(request, exception or Exception())
+
+
+def server_error(request: HttpRequest, *args: Any, **kwargs: Any) -> HttpResponse:
+    if _is_api(request):
+        return JsonResponse({"detail": "Internal server error. The error was logged; please retry."}, status=500)
+    return defaults.server_error(request)
