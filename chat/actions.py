@@ -21,6 +21,7 @@ from typing import Any, Literal, TypeGuard
 
 from django.conf import settings
 from django.db import transaction
+from django.db.models import Q
 from django.utils import timezone
 
 from .models import Conversation, Message, PendingAction, ToolCall
@@ -54,18 +55,40 @@ def propose(*, message: Message, context: ToolContext, call_id: str, name: str, 
     except Exception:
         logger.exception("summary of %s crashed", name)
         return ToolOutcome(False, None, f"The tool {name} failed unexpectedly.", _ms(started))
-    action, _ = PendingAction.objects.get_or_create(
-        message=message,
-        tool_call_id=call_id,
-        defaults={
-            "conversation_id": message.conversation_id,
-            "tool": name,
-            "arguments": clean,
-            "summary": summary[:500],
-            "expires_at": timezone.now() + timedelta(seconds=settings.PENDING_ACTION_TTL_SECONDS),
-        },
+    with transaction.atomic():
+        # Lock the reply so two runs of it cannot both miss each other's proposal.
+        list(Message.objects.select_for_update(no_key=True).filter(pk=message.pk).values_list("pk", flat=True))
+        action = _same_proposal(message, name, clean)
+        if action is None:
+            action, _ = PendingAction.objects.get_or_create(
+                message=message,
+                tool_call_id=call_id,
+                defaults={
+                    "conversation_id": message.conversation_id,
+                    "tool": name,
+                    "arguments": clean,
+                    "summary": summary[:500],
+                    "expires_at": timezone.now() + timedelta(seconds=settings.PENDING_ACTION_TTL_SECONDS),
+                },
+            )
+    # A reused action may have been decided meanwhile; the model is told what became of it.
+    return ToolOutcome(True, replayed_proposal(proposal_result(action), action), "", _ms(started))
+
+
+def _same_proposal(message: Message, name: str, arguments: dict[str, Any]) -> PendingAction | None:
+    """The action this reply already proposed for the same write, whatever its call id.
+
+    A reply run again (a task reclaimed after a worker crash) gets new call ids from the
+    provider; without this, one "sim" would run both copies of the same write.
+    """
+    # Waiting, running or done stands for the write; withdrawn, expired or failed may be proposed afresh.
+    standing = Q(status=PendingAction.Status.PENDING, expires_at__gt=timezone.now()) | Q(
+        status__in=[PendingAction.Status.ACCEPTED, PendingAction.Status.EXECUTED]
     )
-    return ToolOutcome(True, proposal_result(action), "", _ms(started))
+    for action in PendingAction.objects.filter(standing, message=message, tool=name).order_by("id"):
+        if action.arguments == arguments:
+            return action
+    return None
 
 
 def proposal_result(action: PendingAction) -> dict[str, Any]:
@@ -265,24 +288,28 @@ def run(action: PendingAction, *, reply: Message | None) -> PendingAction | None
     The claim is a conditional UPDATE (pending and unexpired → accepted): of any number
     of concurrent or repeated attempts, exactly one runs the tool.
     """
-    now = timezone.now()
-    claimed = PendingAction.objects.filter(
-        pk=action.pk, status=PendingAction.Status.PENDING, expires_at__gt=now
-    ).update(status=PendingAction.Status.ACCEPTED, decided_at=now)
-    if not claimed:
-        return None
-    conversation = Conversation.objects.select_related("owner").get(pk=action.conversation_id)
-    context = ToolContext(user=conversation.owner, conversation=conversation, message=reply or action.message)
-    outcome = REGISTRY.execute(action.tool, action.arguments, context)
-    status = PendingAction.Status.EXECUTED if outcome.ok else PendingAction.Status.FAILED
-    PendingAction.objects.filter(pk=action.pk, status=PendingAction.Status.ACCEPTED).update(
-        status=status,
-        result=outcome.result if outcome.ok else None,
-        error=outcome.error,
-        executed_at=timezone.now(),
-    )
-    if reply is not None:
-        _record(reply, action, outcome)
+    # One transaction from the claim to the final status: a crash in between rolls the
+    # claim back with any half-done write, so the action is pending again, never stuck
+    # "accepted". A failing tool is a result (its own savepoint, status failed), not a crash.
+    with transaction.atomic():
+        now = timezone.now()
+        claimed = PendingAction.objects.filter(
+            pk=action.pk, status=PendingAction.Status.PENDING, expires_at__gt=now
+        ).update(status=PendingAction.Status.ACCEPTED, decided_at=now)
+        if not claimed:
+            return None
+        conversation = Conversation.objects.select_related("owner").get(pk=action.conversation_id)
+        context = ToolContext(user=conversation.owner, conversation=conversation, message=reply or action.message)
+        outcome = REGISTRY.execute(action.tool, action.arguments, context)
+        status = PendingAction.Status.EXECUTED if outcome.ok else PendingAction.Status.FAILED
+        PendingAction.objects.filter(pk=action.pk, status=PendingAction.Status.ACCEPTED).update(
+            status=status,
+            result=outcome.result if outcome.ok else None,
+            error=outcome.error,
+            executed_at=timezone.now(),
+        )
+        if reply is not None:
+            _record(reply, action, outcome)
     action.refresh_from_db()
     return action
 

@@ -70,7 +70,8 @@ def remember_round(message: Message) -> None:
         last_intent=last_intent,
         last_task_id=last_task_id,
         pending_fields=pending_fields,
-        last_user_message=user_message.content if user_message else "",
+        # Capped so a message longer than the contract allows still leaves a context.
+        last_user_message=user_message.content[: context_light.MAX_MESSAGE_CHARS] if user_message else "",
     )
 
 

@@ -7,6 +7,7 @@ malformed, so a bad deployment fails at start instead of at the first request.
 from __future__ import annotations
 
 import os
+import re
 from typing import Any
 from urllib.parse import urlparse
 
@@ -82,6 +83,29 @@ def _check_bounds(name: str, number: float, minimum: float | None, maximum: floa
         raise ImproperlyConfigured(f"{name} must be at least {minimum}, got {number}.")
     if maximum is not None and number > maximum:
         raise ImproperlyConfigured(f"{name} must be at most {maximum}, got {number}.")
+
+
+_RATE = re.compile(r"\s*(\d+)\s*/\s*([a-z]+)\s*", re.ASCII | re.IGNORECASE)
+_RATE_PERIODS = ("second", "minute", "hour", "day")
+
+
+def env_rate(name: str, default: str) -> str:
+    """A throttle rate, ``<requests>/<period>``: ``30/minute``, ``10/m``, ``5/min``, ``1000/day``.
+
+    The period is second, minute, hour or day, or any prefix of one (DRF reads only its
+    first letter). Returned as DRF expects it: no spaces, lower case.
+    """
+    value = env_str(name, default)
+    match = _RATE.fullmatch(value)
+    period = match.group(2).lower() if match else ""
+    word = period[:-1] if len(period) > 1 and period.endswith("s") else period  # "mins", "seconds"
+    if match is None or int(match.group(1)) < 1 or not any(full.startswith(word) for full in _RATE_PERIODS):
+        raise ImproperlyConfigured(
+            f"{name} must be a rate such as 30/minute (a positive number of requests per second, minute, "
+            f"hour or day), got {value!r}."
+        )
+    requests = int(match.group(1))
+    return f"{requests}/{period}"
 
 
 def env_list(name: str, default: list[str]) -> list[str]:

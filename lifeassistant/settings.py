@@ -11,6 +11,7 @@ from .env import (
     env_float,
     env_int,
     env_list,
+    env_rate,
     env_str,
     env_url,
 )
@@ -103,7 +104,8 @@ if not DEBUG:
     SECURE_PROXY_SSL_HEADER = ("HTTP_X_FORWARDED_PROTO", "https")
 
 # --- REST API -----------------------------------------------------------------
-MESSAGE_RATE = env_str("MESSAGE_RATE", "30/minute")
+MESSAGE_RATE = env_rate("MESSAGE_RATE", "30/minute")
+LOGIN_RATE = env_rate("LOGIN_RATE", "10/minute")  # sign-in attempts per client IP (API token and web)
 REST_FRAMEWORK = {
     "DEFAULT_AUTHENTICATION_CLASSES": [
         "rest_framework.authentication.TokenAuthentication",
@@ -111,8 +113,12 @@ REST_FRAMEWORK = {
     ],
     "DEFAULT_PERMISSION_CLASSES": ["rest_framework.permissions.IsAuthenticated"],
     "DEFAULT_SCHEMA_CLASS": "drf_spectacular.openapi.AutoSchema",
-    "DEFAULT_THROTTLE_RATES": {"messages": MESSAGE_RATE},
+    "DEFAULT_THROTTLE_RATES": {"messages": MESSAGE_RATE, "login": LOGIN_RATE},
     "EXCEPTION_HANDLER": "chat.api.errors.exception_handler",
+    # Throttles key anonymous clients by IP. Trust X-Forwarded-For only from the
+    # number of proxies in front of the app (0: the socket address), or a client
+    # could fake a new address on every sign-in attempt.
+    "NUM_PROXIES": env_int("NUM_PROXIES", 0, minimum=0),
 }
 SPECTACULAR_SETTINGS = {
     "TITLE": "Life Assistant API",

@@ -220,7 +220,7 @@ class SkillAdmin(admin.ModelAdmin):
                 name="%s_%s_usage" % info,
             ),
             path(
-                "<path:object_id>/preview/",
+                "<int:object_id>/preview/",
                 self.admin_site.admin_view(self.preview_view),
                 name="%s_%s_preview_object" % info,
             ),
@@ -236,7 +236,7 @@ class SkillAdmin(admin.ModelAdmin):
             **extra,
         }
 
-    def preview_view(self, request: HttpRequest, object_id: str | None = None) -> HttpResponse:
+    def preview_view(self, request: HttpRequest, object_id: int | None = None) -> HttpResponse:
         if not self.has_view_permission(request):
             raise PermissionDenied
         skill = get_object_or_404(Skill, pk=object_id) if object_id is not None else None

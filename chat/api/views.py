@@ -29,6 +29,7 @@ from skills.services import current_catalog
 from ..commands import available_commands
 from ..context import handle_action as handle_context_action
 from ..models import Conversation, Message
+from ..throttling import LoginRateThrottle
 from ..services import (
     IdempotencyConflict,
     Submission,
@@ -184,6 +185,10 @@ class TokenView(APIView):
 
     def get_permissions(self) -> list[Any]:
         return [AllowAny()] if self.request.method == "POST" else [IsAuthenticated()]
+
+    def get_throttles(self) -> list[Any]:
+        # Password guessing: LOGIN_RATE attempts per client IP, shared with the web sign-in.
+        return [LoginRateThrottle()] if self.request.method == "POST" else []
 
     def perform_authentication(self, request: Request) -> None:
         # Logging in must not be blocked by a stale or revoked token still in the header.

@@ -58,7 +58,10 @@ def date_from(value: str | None) -> date:
     text = fold(value)
     if text in _RELATIVE_DAYS:
         return today - timedelta(days=_RELATIVE_DAYS[text])
-    parsed = parse_date(value.strip()[:10]) if len(value.strip()) >= 10 else None
+    try:
+        parsed = parse_date(value.strip()[:10]) if len(value.strip()) >= 10 else None
+    except ValueError:  # well formed but not on the calendar: 2024-02-30, 2023-13-01
+        raise ToolError(f"{value!r} is not a real date; use an existing YYYY-MM-DD.") from None
     if parsed is None:
         raise ToolError(f"{value!r} is not a date; use YYYY-MM-DD.")
     if parsed > today + timedelta(days=3650) or parsed.year < 1900:
@@ -72,8 +75,10 @@ def moment_from(value: str | None) -> datetime:
         return timezone.now()
     try:
         parsed = parse_datetime(value.strip())
-    except ValueError:
-        parsed = None
+    except ValueError:  # well formed but impossible: 2024-02-30T10:00, 2024-02-28T25:00
+        raise ToolError(
+            f"{value!r} is not a real date and time; use an existing YYYY-MM-DD or YYYY-MM-DDTHH:MM."
+        ) from None
     if parsed is None:
         day = date_from(value)
         moment = timezone.make_aware(datetime.combine(day, time(12, 0)))

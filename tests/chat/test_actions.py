@@ -231,3 +231,95 @@ def test_the_summary_follows_the_users_language(conversation: Conversation) -> N
     action = propose_expense(reply)
 
     assert action.summary == "Record an expense of R$ 50,00 (mercado)"
+
+
+def test_a_rerun_reply_with_new_call_ids_proposes_the_same_write_once(conversation: Conversation) -> None:
+    reply = reply_in(conversation)
+
+    first = propose_expense(reply, call_id="call_before_crash")
+    second = propose_expense(reply, call_id="call_after_reclaim")
+    result = apply_confirmation(conversation=conversation, text="sim", user=conversation.owner, reply=new_reply(conversation, "sim"))
+
+    assert second.pk == first.pk
+    assert PendingAction.objects.count() == 1
+    assert [a.pk for a in result.executed] == [first.pk]
+    assert Expense.objects.count() == 1
+
+
+def test_a_different_write_in_the_same_reply_is_still_its_own_action(conversation: Conversation) -> None:
+    reply = reply_in(conversation)
+
+    fifty = propose_expense(reply, call_id="call_1", amount=50)
+    sixty = propose_expense(reply, call_id="call_2", amount=60)
+    apply_confirmation(conversation=conversation, text="sim", user=conversation.owner, reply=new_reply(conversation, "sim"))
+
+    assert fifty.pk != sixty.pk
+    assert sorted(str(e.amount) for e in Expense.objects.all()) == ["50.00", "60.00"]
+
+
+def test_a_rerun_after_the_write_ran_tells_the_model_instead_of_proposing_it_again(conversation: Conversation) -> None:
+    reply = reply_in(conversation)
+    accept(propose_expense(reply, call_id="call_before_crash"))
+    context = ToolContext(conversation.owner, conversation, reply)
+
+    outcome = propose(
+        message=reply, context=context, call_id="call_after_reclaim", name="create_expense",
+        arguments=json.dumps({"amount": 50, "description": "mercado"}),
+    )
+
+    assert outcome.result["status"] == "executed"
+    assert PendingAction.objects.count() == 1
+    assert Expense.objects.count() == 1
+
+
+def test_a_retried_reply_can_propose_again_what_its_failed_run_had_offered(conversation: Conversation) -> None:
+    reply = reply_in(conversation)
+    withdrawn = propose_expense(reply, call_id="call_first_run")
+    fail(reply, "The language model is unavailable.")
+
+    again = propose_expense(reply, call_id="call_retry")
+
+    assert again.pk != withdrawn.pk
+    assert again.status == "pending"
+
+
+def test_a_crash_between_the_claim_and_the_final_status_leaves_the_action_pending_and_nothing_written(
+    conversation: Conversation, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    from chat import actions
+
+    action = propose_expense(reply_in(conversation))
+    real_execute = actions.REGISTRY.execute
+
+    def write_then_crash(*args: Any, **kwargs: Any) -> Any:
+        real_execute(*args, **kwargs)  # the expense is written...
+        raise RuntimeError("worker lost")  # ...then the process dies before the status update
+
+    monkeypatch.setattr(actions.REGISTRY, "execute", write_then_crash)
+    with pytest.raises(RuntimeError):
+        accept(action)
+    action.refresh_from_db()
+    assert action.status == "pending"
+    assert not Expense.objects.exists()
+
+    monkeypatch.undo()
+    assert accept(action).status == "executed"
+    assert Expense.objects.count() == 1
+
+
+def test_a_crash_while_confirming_by_message_leaves_the_action_pending(
+    conversation: Conversation, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    from chat import actions
+
+    action = propose_expense(reply_in(conversation))
+
+    def crash(*args: Any, **kwargs: Any) -> Any:
+        raise RuntimeError("worker lost")
+
+    monkeypatch.setattr(actions.REGISTRY, "execute", crash)
+    with pytest.raises(RuntimeError):
+        apply_confirmation(conversation=conversation, text="sim", user=conversation.owner, reply=new_reply(conversation, "sim"))
+
+    action.refresh_from_db()
+    assert action.status == "pending"

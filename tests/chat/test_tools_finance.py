@@ -113,3 +113,15 @@ def test_another_users_debt_is_not_found(user: Any, other_user: Any) -> None:
     theirs = Debt.objects.create(owner=other_user, name="Not mine", total_amount=Decimal("5"))
 
     assert run(user, "get_debt_progress", debt_id=theirs.pk) == f"No debt with id {theirs.pk} was found."
+
+
+@pytest.mark.parametrize("impossible", ["2024-02-30", "2023-13-01", "2024-04-31"])
+def test_an_impossible_date_is_an_error_the_model_can_correct(user: Any, impossible: str) -> None:
+    outcome = REGISTRY.execute(
+        "create_expense", {"amount": 50, "description": "mercado", "date": impossible}, ToolContext(user, None, None)
+    )
+
+    assert not outcome.ok
+    assert outcome.error == f"'{impossible}' is not a real date; use an existing YYYY-MM-DD."
+    assert "failed unexpectedly" not in outcome.error
+    assert not Expense.objects.exists()

@@ -75,3 +75,21 @@ def test_another_users_metric_can_be_neither_changed_nor_deleted(user: Any, othe
     assert run(user, "delete_metric", metric_id=theirs.pk) == f"No metric with id {theirs.pk} was found."
     theirs.refresh_from_db()
     assert theirs.value == Decimal("80.00")
+
+
+@pytest.mark.parametrize(
+    ("impossible", "said"),
+    [
+        ("2024-02-30", "is not a real date;"),
+        ("2024-02-30T10:00", "is not a real date and time;"),
+        ("2024-02-28T25:00", "is not a real date and time;"),
+    ],
+)
+def test_an_impossible_moment_is_an_error_the_model_can_correct(user: Any, impossible: str, said: str) -> None:
+    outcome = REGISTRY.execute(
+        "record_metric", {"type": "weight", "value": 70, "recorded_at": impossible}, ToolContext(user, None, None)
+    )
+
+    assert not outcome.ok
+    assert outcome.error.startswith(f"'{impossible}' {said}")
+    assert not MetricEntry.objects.exists()

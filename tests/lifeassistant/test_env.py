@@ -52,6 +52,60 @@ def test_it_checks_url_schemes(monkeypatch):
         env.env_url("CELERY_BROKER_URL", "", schemes={"redis"})
 
 
+@pytest.mark.parametrize(
+    ("written", "read", "per_window"),
+    [
+        ("30/minute", "30/minute", (30, 60)),
+        ("10/m", "10/m", (10, 60)),
+        ("5/min", "5/min", (5, 60)),
+        ("5/mins", "5/mins", (5, 60)),
+        ("2/s", "2/s", (2, 1)),
+        ("2/seconds", "2/seconds", (2, 1)),
+        ("100/hour", "100/hour", (100, 3600)),
+        ("1000/d", "1000/d", (1000, 86400)),
+        (" 30 / Minute ", "30/minute", (30, 60)),
+    ],
+)
+def test_it_reads_throttle_rates_in_the_forms_drf_understands(monkeypatch, written, read, per_window):
+    from rest_framework.throttling import ScopedRateThrottle
+
+    monkeypatch.setenv("MESSAGE_RATE", written)
+    rate = env.env_rate("MESSAGE_RATE", "30/minute")
+    assert rate == read
+    assert ScopedRateThrottle().parse_rate(rate) == per_window
+
+
+@pytest.mark.parametrize(
+    "written", ["thirty", "thirty/minute", "30", "30/", "/minute", "0/minute", "-5/minute", "30/week", "30/mango", "30/minute/2"]
+)
+def test_a_malformed_throttle_rate_stops_the_start_naming_the_variable(monkeypatch, written):
+    monkeypatch.setenv("LOGIN_RATE", written)
+    with pytest.raises(ImproperlyConfigured, match="LOGIN_RATE must be a rate such as 30/minute"):
+        env.env_rate("LOGIN_RATE", "10/minute")
+
+
+def test_an_unset_throttle_rate_uses_the_default(monkeypatch):
+    monkeypatch.delenv("LOGIN_RATE", raising=False)
+    assert env.env_rate("LOGIN_RATE", "10/minute") == "10/minute"
+
+
+@pytest.mark.parametrize("variable", ["MESSAGE_RATE", "LOGIN_RATE"])
+def test_settings_refuse_a_malformed_rate_at_start(variable):
+    import os
+    import subprocess
+    import sys
+
+    result = subprocess.run(
+        [sys.executable, "-c", "import django, os; os.environ['DJANGO_SETTINGS_MODULE']='lifeassistant.settings'; django.setup()"],
+        env={**os.environ, variable: "thirty"},
+        capture_output=True,
+        text=True,
+        timeout=60,
+    )
+    assert result.returncode != 0
+    assert f"{variable} must be a rate such as 30/minute" in result.stderr
+
+
 def test_settings_fail_at_start_naming_the_bad_variable(tmp_path):
     import os
     import subprocess

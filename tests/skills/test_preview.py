@@ -110,3 +110,16 @@ def test_the_preview_is_for_staff_only(client: Any, user: Any) -> None:
 
     assert response.status_code == 302
     assert reverse("admin:login") in response["Location"]
+
+
+def test_a_preview_of_a_non_numeric_skill_id_is_not_a_server_error(admin_client: Any) -> None:
+    response = admin_client.get("/admin/skills/skill/abc/preview/", follow=True)
+
+    assert response.status_code == 200
+    assert response.redirect_chain[-1][0] == reverse("admin:index")
+    assert "doesn’t exist" in response.content.decode()
+
+
+@pytest.mark.parametrize("object_id", ["999999", "99999999999999999999999"])
+def test_a_preview_of_a_missing_skill_is_not_found(admin_client: Any, object_id: str) -> None:
+    assert admin_client.get(f"/admin/skills/skill/{object_id}/preview/").status_code == 404

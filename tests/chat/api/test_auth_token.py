@@ -47,3 +47,67 @@ def test_a_bad_token_gets_401():
     client = APIClient()
     client.credentials(HTTP_AUTHORIZATION="Token not-a-real-token")
     assert client.get("/api/v1/conversations/").status_code == 401
+
+
+@pytest.fixture
+def three_sign_ins_a_minute(settings):
+    rates = {**settings.REST_FRAMEWORK["DEFAULT_THROTTLE_RATES"], "login": "3/minute"}
+    settings.REST_FRAMEWORK = {**settings.REST_FRAMEWORK, "DEFAULT_THROTTLE_RATES": rates}
+
+
+@pytest.mark.usefixtures("three_sign_ins_a_minute")
+def test_password_guessing_is_throttled_per_address(user):
+    client = APIClient()
+    guesses = [
+        client.post("/api/v1/auth/token/", {"username": "ana", "password": f"guess-{n}"}, format="json")
+        for n in range(3)
+    ]
+
+    refused = client.post("/api/v1/auth/token/", {"username": "ana", "password": "pass-ana-123"}, format="json")
+    elsewhere = APIClient(REMOTE_ADDR="203.0.113.9").post(
+        "/api/v1/auth/token/", {"username": "ana", "password": "pass-ana-123"}, format="json"
+    )
+
+    assert [r.status_code for r in guesses] == [401, 401, 401]
+    assert refused.status_code == 429
+    assert "token" not in refused.json()
+    assert int(refused["Retry-After"]) > 0
+    assert elsewhere.status_code == 200
+
+
+@pytest.mark.usefixtures("three_sign_ins_a_minute")
+def test_a_normal_login_under_the_limit_still_gets_a_token_and_revoking_is_not_throttled(user):
+    client = APIClient()
+    client.post("/api/v1/auth/token/", {"username": "ana", "password": "typo"}, format="json")
+
+    response = client.post("/api/v1/auth/token/", {"username": "ana", "password": "pass-ana-123"}, format="json")
+
+    assert response.status_code == 200
+    client.credentials(HTTP_AUTHORIZATION=f"Token {response.json()['token']}")
+    client.post("/api/v1/auth/token/", {"username": "ana", "password": "typo"}, format="json")  # the third attempt
+    assert client.delete("/api/v1/auth/token/").status_code == 204
+
+
+def test_the_default_login_rate_allows_ten_attempts_a_minute(user, settings):
+    assert settings.LOGIN_RATE == "10/minute"
+    assert settings.REST_FRAMEWORK["DEFAULT_THROTTLE_RATES"]["login"] == "10/minute"
+    client = APIClient()
+    codes = [
+        client.post("/api/v1/auth/token/", {"username": "ana", "password": "nope"}, format="json").status_code
+        for _ in range(11)
+    ]
+    assert codes == [401] * 10 + [429]
+
+
+def test_a_faked_forwarded_for_header_does_not_reset_the_login_limit(user, settings):
+    client = APIClient()
+    statuses = [
+        client.post(
+            "/api/v1/auth/token/",
+            {"username": "ana", "password": "wrong"},
+            format="json",
+            HTTP_X_FORWARDED_FOR=f"10.0.0.{attempt}",
+        ).status_code
+        for attempt in range(12)
+    ]
+    assert statuses[-1] == 429

@@ -226,3 +226,15 @@ def test_the_context_tool_is_offered_only_while_a_context_exists(api, conversati
     send(api, conversation["id"], {"content": "e agora?"})
     second = Message.objects.filter(role="assistant").latest("id")
     assert "conversation_context" in second.tools_offered
+
+
+def test_a_reply_to_a_message_longer_than_the_cap_still_leaves_a_context(api, user, conversation):
+    from chat.context import remember_round
+
+    asked = Message.objects.create(conversation_id=conversation["id"], role="user", content="m" * 100_050)
+    reply = Message.objects.create(conversation_id=conversation["id"], role="assistant", reply_to=asked, status="done")
+
+    remember_round(reply)
+
+    context = post(api, conversation["id"], {"action": "retrieve"}).json()["context"]
+    assert context["last_user_message"] == "m" * 100_000

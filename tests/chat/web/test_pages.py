@@ -105,3 +105,61 @@ def test_the_api_takes_session_writes_only_with_the_csrf_header(user: Any) -> No
 
     assert refused.status_code == 403
     assert accepted.status_code == 201
+
+
+@pytest.fixture
+def three_sign_ins_a_minute(settings: Any) -> None:
+    rates = {**settings.REST_FRAMEWORK["DEFAULT_THROTTLE_RATES"], "login": "3/minute"}
+    settings.REST_FRAMEWORK = {**settings.REST_FRAMEWORK, "DEFAULT_THROTTLE_RATES": rates}
+
+
+@pytest.mark.usefixtures("three_sign_ins_a_minute")
+def test_too_many_sign_in_attempts_from_one_address_are_refused_with_a_clear_message(user: Any) -> None:
+    client = Client()
+    guesses = [client.post("/login/", {"username": "ana", "password": f"guess-{n}"}) for n in range(3)]
+
+    refused = client.post("/login/", {"username": "ana", "password": "pass-ana-123"})
+
+    assert [r.status_code for r in guesses] == [200, 200, 200]
+    assert refused.status_code == 429
+    assert int(refused["Retry-After"]) > 0
+    html = refused.content.decode()
+    assert "Too many sign-in attempts. Try again in a minute." in html
+    assert 'role="alert"' in html and 'value="ana"' in html
+    assert "_auth_user_id" not in client.session  # even the right password does not sign in
+
+
+@pytest.mark.usefixtures("three_sign_ins_a_minute")
+def test_signing_in_under_the_attempt_limit_still_works(user: Any) -> None:
+    client = Client()
+    client.post("/login/", {"username": "ana", "password": "typo"})
+    client.post("/login/", {"username": "ana", "password": "typo again"})
+
+    response = client.post("/login/", {"username": "ana", "password": "pass-ana-123"})
+
+    assert response.status_code == 302
+    assert client.get("/").status_code == 200
+
+
+@pytest.mark.usefixtures("three_sign_ins_a_minute")
+def test_the_attempt_limit_is_per_address_and_shared_with_the_api(user: Any) -> None:
+    from rest_framework.test import APIClient
+
+    for n in range(3):
+        APIClient().post("/api/v1/auth/token/", {"username": "ana", "password": f"guess-{n}"}, format="json")
+
+    from_the_guesser = Client().post("/login/", {"username": "ana", "password": "pass-ana-123"})
+    from_elsewhere = Client(REMOTE_ADDR="203.0.113.9").post("/login/", {"username": "ana", "password": "pass-ana-123"})
+
+    assert from_the_guesser.status_code == 429
+    assert from_elsewhere.status_code == 302
+
+
+def test_opening_the_sign_in_page_does_not_use_up_attempts(user: Any, settings: Any) -> None:
+    rates = {**settings.REST_FRAMEWORK["DEFAULT_THROTTLE_RATES"], "login": "1/minute"}
+    settings.REST_FRAMEWORK = {**settings.REST_FRAMEWORK, "DEFAULT_THROTTLE_RATES": rates}
+    client = Client()
+    for _ in range(5):
+        assert client.get("/login/").status_code == 200
+
+    assert client.post("/login/", {"username": "ana", "password": "pass-ana-123"}).status_code == 302
