@@ -123,6 +123,22 @@ def compose(
     )
 
 
+def domain_catalog(
+    tool_catalog: Mapping[str, dict[str, Any]],
+    skills: Sequence[SkillDefinition],
+    *,
+    extra_tools: Sequence[str] = (),
+    base_tools: Sequence[str] = BASE_TOOLS,
+) -> dict[str, dict[str, Any]]:
+    """The tools the monolithic assistant offers: every base and skill tool, plus ``extra_tools``.
+
+    Tools the registry offers only on demand (reading a document, the light context)
+    are left out unless asked for, exactly as with skills, so the comparison is fair.
+    """
+    wanted = {*base_tools, *(tool for skill in skills for tool in skill.tools), *extra_tools}
+    return {name: definition for name, definition in tool_catalog.items() if name in wanted}
+
+
 def compose_monolithic(
     all_skills: Sequence[SkillDefinition],
     tool_catalog: Mapping[str, dict[str, Any]],

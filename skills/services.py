@@ -18,7 +18,7 @@ from django.conf import settings
 from django.core.cache import cache
 from django.utils import timezone
 
-from .composition import BASE_PROMPT, Composition, compose, compose_monolithic
+from .composition import BASE_PROMPT, Composition, compose, compose_monolithic, domain_catalog
 from .domain import BASE_TOOLS, SkillDefinition
 from .inertia import Decision, InertiaState, decide, is_allowed
 from .matching import TriggerMatcher, compile_matcher
@@ -40,7 +40,7 @@ class Catalog:
 
 
 _local = threading.local()
-_monolithic_tokens: dict[tuple[str, str, tuple[str, ...]], int] = {}
+_monolithic_tokens: dict[tuple[str, str, tuple[str, ...], tuple[str, ...]], int] = {}
 
 
 def bump_catalog_version() -> None:
@@ -122,7 +122,9 @@ def plan_skills(
     base_tools = (*BASE_TOOLS, *extra_tools)
     # The monolithic assistant this user would get: every tool, every skill they may use.
     usable = tuple(skill for skill in catalog.skills if is_allowed(skill, preferences))
-    monolithic = compose_monolithic(usable, tool_catalog, base_prompt=BASE_PROMPT)
+    monolithic = compose_monolithic(
+        usable, domain_catalog(tool_catalog, catalog.skills, extra_tools=extra_tools), base_prompt=BASE_PROMPT
+    )
     monolithic_tokens = _monolithic_token_count(catalog.version, usable, monolithic)
     if not settings.SKILLS_ENABLED:
         return SkillPlan(None, monolithic, "disabled", monolithic_tokens, monolithic_tokens)
@@ -193,7 +195,7 @@ def _decide(
 def _monolithic_token_count(version: str, usable: Sequence[SkillDefinition], monolithic: Composition) -> int:
     from chat.llm import count_tokens
 
-    key = (version, settings.LLM_MODEL, tuple(skill.name for skill in usable))
+    key = (version, settings.LLM_MODEL, tuple(skill.name for skill in usable), monolithic.tool_names)
     if key not in _monolithic_tokens:
         _monolithic_tokens[key] = count_tokens(
             messages=[{"role": "system", "content": monolithic.system_prompt}], tools=list(monolithic.tools)

@@ -192,3 +192,15 @@ def test_the_monolithic_composition_leaves_out_disabled_skills():
 
 def test_the_base_prompt_is_compact():
     assert 150 <= len(BASE_PROMPT.split()) <= 250
+
+
+def test_the_monolithic_catalog_leaves_out_on_demand_tools_unless_asked():
+    from skills.composition import domain_catalog
+    from skills.domain import DEFAULT_TONE, SkillDefinition
+
+    finance = SkillDefinition(
+        name="finance", description="d", trigger_patterns=(), tools=("create_expense",), prompt_extension="", tone=DEFAULT_TONE
+    )
+    catalog = {name: {"function": {"name": name}} for name in ("search_knowledge", "create_expense", "read_document")}
+    assert list(domain_catalog(catalog, [finance])) == ["search_knowledge", "create_expense"]
+    assert "read_document" in domain_catalog(catalog, [finance], extra_tools=["read_document"])

@@ -111,7 +111,7 @@ def tokens_section(options: dict[str, Any]) -> Figures:
     from chat.llm import count_tokens
     from chat.tools import REGISTRY
     from skills.bench import DEFINITIONS_DIR
-    from skills.composition import BASE_PROMPT, compose, compose_monolithic
+    from skills.composition import BASE_PROMPT, compose, compose_monolithic, domain_catalog
     from skills.inertia import EMPTY_STATE, decide, is_allowed
     from skills.matching import compile_matcher
     from skills.skillmd import read_skill_dir
@@ -124,7 +124,7 @@ def tokens_section(options: dict[str, Any]) -> Figures:
     matcher = compile_matcher(skills)
     preferences: dict[str, bool] = {}
     usable = [skill for skill in skills if is_allowed(skill, preferences)]
-    monolithic = compose_monolithic(usable, catalog, base_prompt=BASE_PROMPT)
+    monolithic = compose_monolithic(usable, domain_catalog(catalog, skills), base_prompt=BASE_PROMPT)
     monolithic_tokens = fixed(monolithic.system_prompt, monolithic.tools)
     scenarios: list[Figures] = []
     missing: set[str] = set()
