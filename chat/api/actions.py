@@ -18,7 +18,7 @@ from lifeassistant.users import request_user
 
 from ..actions import ActionConflict, accept, expire_stale, reject
 from ..models import Conversation, PendingAction
-from .serializers import PendingActionSerializer
+from .serializers import PendingActionSerializer, error_responses
 
 
 def owned_actions(user: Any) -> QuerySet[PendingAction]:
@@ -58,7 +58,7 @@ class ActionDecisionView(APIView):
 
     decide = staticmethod(accept)
 
-    @extend_schema(request=None, responses={200: PendingActionSerializer})
+    @extend_schema(request=None, responses={200: PendingActionSerializer, **error_responses(401, 404, 409)})
     def post(self, request: Request, pk: int) -> Response:
         action = get_object_or_404(owned_actions(request.user), pk=pk)
         try:

@@ -5,7 +5,7 @@ from __future__ import annotations
 from typing import Any
 
 from django.conf import settings
-from drf_spectacular.utils import extend_schema_field
+from drf_spectacular.utils import extend_schema_field, inline_serializer
 from rest_framework import serializers
 
 from documents.models import ChatDocument
@@ -180,3 +180,19 @@ class ContextActionSerializer(serializers.Serializer):
     last_task_id = serializers.CharField(required=False, allow_null=True)
     pending_fields = serializers.ListField(child=serializers.CharField(), required=False)
     last_user_message = serializers.CharField(required=False)
+
+
+# The API's error body, for the schema only. Built inline because a serializer
+# field named "errors" would shadow Serializer.errors.
+ERROR_BODY = inline_serializer(
+    name="Error",
+    fields={
+        "detail": serializers.CharField(),
+        "errors": serializers.DictField(required=False, help_text="Per-field messages, for validation errors."),
+    },
+)
+
+
+def error_responses(*codes: int) -> dict[int, Any]:
+    """OpenAPI responses for the error codes an endpoint can answer."""
+    return {code: ERROR_BODY for code in codes}

@@ -40,6 +40,7 @@ from ..services import (
     submit_message_once,
 )
 from .serializers import (
+    error_responses,
     CommandSerializer,
     ContextActionSerializer,
     ConversationSerializer,
@@ -123,7 +124,7 @@ class ConversationMessagesView(generics.ListCreateAPIView):
 
     @extend_schema(
         request=MessageCreateSerializer,
-        responses={202: SubmissionSerializer},
+        responses={202: SubmissionSerializer, **error_responses(400, 401, 404, 422, 429)},
         parameters=[IDEMPOTENCY_PARAMETER],
     )
     def post(self, request: Request, *args: Any, **kwargs: Any) -> Response:
@@ -169,7 +170,7 @@ class MessageDetailView(generics.RetrieveAPIView):
 class MessageRetryView(APIView):
     """Queue a failed assistant reply again."""
 
-    @extend_schema(request=None, responses={202: MessageSerializer})
+    @extend_schema(request=None, responses={202: MessageSerializer, **error_responses(401, 404, 409)})
     def post(self, request: Request, pk: int) -> Response:
         message = get_object_or_404(owned_messages(request.user), pk=pk)
         if not can_retry(message):
@@ -195,7 +196,7 @@ class TokenView(APIView):
         if request.method != "POST":
             super().perform_authentication(request)
 
-    @extend_schema(request=TokenRequestSerializer, responses={200: TokenSerializer})
+    @extend_schema(request=TokenRequestSerializer, responses={200: TokenSerializer, **error_responses(400, 401, 429)})
     def post(self, request: Request) -> Response:
         serializer = TokenRequestSerializer(data=request.data)
         serializer.is_valid(raise_exception=True)
