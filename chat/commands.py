@@ -9,7 +9,6 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from dataclasses import dataclass
-from typing import Any
 
 from django.conf import settings
 
@@ -109,6 +108,3 @@ def _one_line(text: str, limit: int = 120) -> str:
     text = " ".join(text.split())
     return text if len(text) <= limit else text[: limit - 1] + "…"
 
-
-def as_dicts(commands: list[AvailableCommand]) -> list[dict[str, Any]]:
-    return [{"name": c.name, "description": c.description, "usage": c.usage} for c in commands]

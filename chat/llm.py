@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import logging
 import time
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any, cast
 
 import litellm
@@ -51,7 +51,6 @@ class PipelineNote:
 
     skills: tuple[str, ...] = ()
     reason: str = ""
-    extra: dict[str, Any] = field(default_factory=dict)
 
 
 def is_offline(model: str | None = None) -> bool:
@@ -90,7 +89,7 @@ def completion(
     if settings.LLM_API_KEY:
         kwargs["api_key"] = settings.LLM_API_KEY
     if note is not None:
-        kwargs["metadata"] = {"skills": list(note.skills), "reason": note.reason, **note.extra}
+        kwargs["metadata"] = {"skills": list(note.skills), "reason": note.reason}
 
     attempts = settings.LLM_MAX_RETRIES + 1
     for attempt in range(1, attempts + 1):

@@ -31,14 +31,6 @@ def env_str(name: str, default: str = "") -> str:
     return default if value is None else value
 
 
-def env_required(name: str) -> str:
-    """A string that must be set."""
-    value = _raw(name)
-    if value is None:
-        raise ImproperlyConfigured(f"{name} must be set.")
-    return value
-
-
 def env_bool(name: str, default: bool) -> bool:
     """A boolean written as 1/0, true/false, yes/no or on/off."""
     value = _raw(name)
