@@ -24,9 +24,10 @@ from django.db import transaction
 from django.db.models import Q
 from django.utils import timezone
 
+from skills.matching import normalize
+
 from .models import Conversation, Message, PendingAction, ToolCall
 from .tools import REGISTRY, ToolContext, ToolError, ToolOutcome
-from .tools.common import fold
 
 logger = logging.getLogger(__name__)
 
@@ -158,7 +159,7 @@ def confirmation_intent(text: str) -> Intent | None:
     >>> confirmation_intent("sim, mas foram 60 reais") is None
     True
     """
-    words = re.findall(r"[\w']+|👍", fold(text))
+    words = re.findall(r"[\w']+|👍", normalize(text))
     if not words or len(words) > _MAX_WORDS:
         return None
     if any(word not in _ACCEPT_STRONG | _REJECT_STRONG | _FILLER for word in words):

@@ -17,8 +17,9 @@ from django.utils import timezone
 
 from lifeassistant.models import Bill, Debt, Expense, MetricEntry, Person
 from lifeassistant.money import format_brl, quantize
+from skills.matching import normalize
 
-from .common import fold, money, words_of
+from .common import money, words_of
 from .knowledge import knowledge_dict, matching_knowledge
 from .people import person_dict
 from .registry import ToolContext, tool
@@ -131,7 +132,7 @@ def analyze_context(context: ToolContext, arguments: dict[str, Any]) -> dict[str
     facts: list[str] = []
     connections: list[str] = []
     data: dict[str, Any] = {}
-    stressed = any(word in fold(topic) for word in STRESS_WORDS)
+    stressed = any(word in normalize(topic) for word in STRESS_WORDS)
     low_mood = False
     if "health" in areas:
         entries = list(MetricEntry.objects.filter(owner=user, recorded_at__date__gte=since).order_by("-recorded_at")[:1000])
@@ -148,7 +149,7 @@ def analyze_context(context: ToolContext, arguments: dict[str, Any]) -> dict[str
             connections.append("Financial pressure (overdue bills or debts) may be weighing on how the user feels.")
     if "relationships" in areas:
         words = words_of(topic)
-        people = [p for p in Person.objects.filter(owner=user)[:1000] if any(w in fold(f"{p.name} {p.relationship}") for w in words)]
+        people = [p for p in Person.objects.filter(owner=user)[:1000] if any(w in normalize(f"{p.name} {p.relationship}") for w in words)]
         data["people"] = [person_dict(p) for p in people[:5]]
         facts += [f"{p.name} ({p.relationship or 'person'}) is mentioned in this topic." for p in people[:5]]
     if "knowledge" in areas:

@@ -55,7 +55,7 @@ def date_from(value: str | None) -> date:
     today = timezone.localdate()
     if value is None or not value.strip():
         return today
-    text = fold(value)
+    text = normalize(value)
     if text in _RELATIVE_DAYS:
         return today - timedelta(days=_RELATIVE_DAYS[text])
     try:
@@ -88,17 +88,9 @@ def moment_from(value: str | None) -> datetime:
     return parsed
 
 
-def fold(text: str) -> str:
-    """Lower-case without accents, for forgiving comparisons ("Mãe" == "mae").
-
-    The same folding trigger patterns use, so every comparison in the project agrees.
-    """
-    return normalize(text)
-
-
 def words_of(text: str) -> list[str]:
     """The meaningful words of a query, folded (short words and stop words dropped)."""
-    cleaned = "".join(ch if ch.isalnum() else " " for ch in fold(text))
+    cleaned = "".join(ch if ch.isalnum() else " " for ch in normalize(text))
     return [w for w in cleaned.split() if len(w) >= 3 and w not in _STOP_WORDS]
 
 

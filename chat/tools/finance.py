@@ -11,8 +11,9 @@ from django.utils import timezone
 
 from lifeassistant.models import Bill, Debt, Expense
 from lifeassistant.money import format_brl, quantize
+from skills.matching import normalize
 
-from .common import DATE_SCHEMA, amount_from, brazilian_date, date_from, fold, money, owned, say
+from .common import DATE_SCHEMA, amount_from, brazilian_date, date_from, money, owned, say
 from .registry import ToolContext, ToolError, tool
 
 AMOUNT_SCHEMA = {
@@ -33,7 +34,7 @@ CATEGORY_WORDS = {
 
 
 def guess_category(description: str) -> str:
-    words = set(fold(description).replace(",", " ").split())
+    words = set(normalize(description).replace(",", " ").split())
     for category, keywords in CATEGORY_WORDS.items():
         if words.intersection(keywords):
             return category

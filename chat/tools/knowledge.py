@@ -5,8 +5,9 @@ from __future__ import annotations
 from typing import Any
 
 from lifeassistant.models import KnowledgeItem
+from skills.matching import normalize
 
-from .common import AREAS, fold, say, words_of
+from .common import AREAS, say, words_of
 from .registry import ToolContext, ToolError, tool
 
 KINDS = [choice.value for choice in KnowledgeItem.Kind]
@@ -31,7 +32,7 @@ def matching_knowledge(user: Any, query: str, *, area: str | None = None, limit:
     wanted = words_of(query)
     scored: list[tuple[int, KnowledgeItem]] = []
     for item in items.order_by("-created_at", "-id")[:SEARCH_WINDOW]:
-        haystack = fold(item.content)
+        haystack = normalize(item.content)
         score = sum(1 for word in wanted if word in haystack)
         if score or not wanted:
             scored.append((score, item))

@@ -5,8 +5,9 @@ from __future__ import annotations
 from typing import Any
 
 from lifeassistant.models import Person
+from skills.matching import normalize
 
-from .common import DATE_SCHEMA, date_from, fold, owned, say
+from .common import DATE_SCHEMA, date_from, owned, say
 from .knowledge import knowledge_dict, matching_knowledge
 from .registry import ToolContext, ToolError, tool
 
@@ -27,12 +28,12 @@ def person_dict(person: Person) -> dict[str, Any]:
 
 def find_people(user: Any, name: str) -> list[Person]:
     """The user's people whose name or relationship matches ``name`` (accents and case ignored)."""
-    wanted = fold(name)
+    wanted = normalize(name)
     people = list(Person.objects.filter(owner=user)[:1000])
-    exact = [p for p in people if fold(p.name) == wanted]
+    exact = [p for p in people if normalize(p.name) == wanted]
     if exact:
         return exact
-    return [p for p in people if wanted in fold(p.name) or (p.relationship and fold(p.relationship) == wanted)]
+    return [p for p in people if wanted in normalize(p.name) or (p.relationship and normalize(p.relationship) == wanted)]
 
 
 @tool(
@@ -68,7 +69,7 @@ def _target(context: ToolContext, arguments: dict[str, Any]) -> Person | None:
     """The person to update; None when the name is new (the call will add them)."""
     if "person_id" in arguments:
         return owned(Person, context, arguments["person_id"], "person")
-    matches = [p for p in find_people(context.user, arguments["name"]) if fold(p.name) == fold(arguments["name"])]
+    matches = [p for p in find_people(context.user, arguments["name"]) if normalize(p.name) == normalize(arguments["name"])]
     if len(matches) > 1:
         raise ToolError(f"More than one person is called {arguments['name']!r}; pass person_id.")
     return matches[0] if matches else None
