@@ -1,6 +1,6 @@
 # Two commands for a newcomer: `make run` and `make test` (see README).
 PYTHON ?= $(shell command -v python3.11 || command -v python3)
-VENV := .venv
+VENV ?= .venv
 BIN := $(VENV)/bin
 
 .PHONY: run test install install-test
@@ -18,7 +18,7 @@ install-test: $(BIN)/python
 run: install
 	$(BIN)/python manage.py migrate --no-input
 	$(BIN)/python manage.py bootstrap
-	$(BIN)/python manage.py runserver 127.0.0.1:8000
+	$(BIN)/uvicorn lifeassistant.asgi:application --host 127.0.0.1 --port 8000
 
 test: install-test
 	$(BIN)/python -m pytest

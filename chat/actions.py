@@ -2,36 +2,39 @@
 
 The model never writes on its own (seed 004: offer to record, never record without
 confirmation). When it calls a writing tool, ``propose`` stores a ``PendingAction`` and
-tells the model to ask. The user then confirms or declines by message ("sim", "não") —
-``apply_confirmation`` — or through the API — ``accept`` / ``reject``.
+tells the model to ask. The user then confirms or declines by message ("sim, pode
+registrar", "no, don't" — ``apply_confirmation``, classified by ``chat.confirmation``) or
+through the API — ``accept`` / ``reject``.
 
-Exactly once: the only way to run an action is to win the conditional UPDATE
-pending → accepted; every other request (a double click, a redelivered task, a second
-"sim") loses that race and runs nothing.
+Exactly once: running an action locks its conversation, then its row, and runs it only
+if it is still pending; the outcome is written in one UPDATE. Every other request (a
+double click, a redelivered task, a second "sim") waits for those locks, finds the
+action decided, and runs nothing. Every writer takes the locks in that one order
+(conversation, then action), so an accept racing a "sim" cannot deadlock.
 """
 
 from __future__ import annotations
 
 import logging
-import re
 import time
 from dataclasses import dataclass, field
 from datetime import timedelta
-from typing import Any, Literal, TypeGuard
+from typing import TYPE_CHECKING, Any, TypeGuard
 
 from django.conf import settings
 from django.db import transaction
 from django.db.models import Q
 from django.utils import timezone
 
-from skills.matching import normalize
+from .confirmation import Intent, confirmation_intent
+from .models import Conversation, Message, PendingAction, ToolCall, lock_conversation
+from lifeassistant.tools import REGISTRY, ToolContext, ToolError, ToolOutcome
 
-from .models import Conversation, Message, PendingAction, ToolCall
-from .tools import REGISTRY, ToolContext, ToolError, ToolOutcome
+if TYPE_CHECKING:
+    from django.contrib.auth.models import User
 
 logger = logging.getLogger(__name__)
 
-Intent = Literal["accept", "reject"]
 EXPIRED_MESSAGE = "This action expired"
 
 
@@ -129,57 +132,13 @@ def replayed_proposal(stored: dict[str, Any], action: PendingAction | None) -> d
 
 # ----------------------------------------------------------------------- user's answer
 
-_ACCEPT_STRONG = {
-    "sim", "s", "yes", "y", "yep", "yeah", "sure", "ok", "okay", "okey", "confirmo", "confirma", "confirmar",
-    "confirmado", "confirmed", "confirm", "claro", "certo", "isso", "beleza", "blz", "perfeito", "fechado",
-    "exato", "exatamente", "correct", "pode", "bora", "registra", "registre", "registrar", "salva", "salve",
-    "salvar", "anota", "anote", "anotar", "lanca", "lance", "lancar", "grava", "grave", "gravar", "go", "👍",
-}
-_REJECT_STRONG = {
-    "nao", "no", "nope", "n", "cancela", "cancele", "cancelar", "cancel", "negativo", "esquece", "esqueca",
-    "deixa", "dont", "don't", "not", "nah",
-}
-_FILLER = {
-    "por", "favor", "please", "pls", "e", "entao", "sim,", "pode", "fazer", "faz", "it", "do", "ahead", "pra",
-    "para", "la", "mesmo", "obrigado", "obrigada", "valeu", "thanks", "thank", "you", "tudo", "sem", "problema",
-    "agora", "sure", "manda", "ver", "vai", "isso", "ai", "aí", "that", "this", "a", "o", "the", "all", "right",
-    "alright", "fine", "bem", "muito", "ta", "tá", "eh", "é", "registro", "despesa", "gasto", "acao", "action",
-    "nada", "nenhum", "nem", "quero", "want", "need", "precisa", "precisar", "mais", "esse", "essa", "isto",
-}
-_MAX_WORDS = 8
-
-
-def confirmation_intent(text: str) -> Intent | None:
-    """'accept' or 'reject' when the whole message is just a yes or a no (PT/EN); else None.
-
-    >>> confirmation_intent("Sim, pode registrar!")
-    'accept'
-    >>> confirmation_intent("não")
-    'reject'
-    >>> confirmation_intent("sim, mas foram 60 reais") is None
-    True
-    """
-    words = re.findall(r"[\w']+|👍", normalize(text))
-    if not words or len(words) > _MAX_WORDS:
-        return None
-    if any(word not in _ACCEPT_STRONG | _REJECT_STRONG | _FILLER for word in words):
-        return None
-    rejects = any(word in _REJECT_STRONG for word in words)
-    # "pode" alone is a yes, but "não pode" is a no: weak yes words yield to a no.
-    firm_accept = any(word in _ACCEPT_STRONG - {"pode", "isso", "certo", "ok", "okay"} for word in words)
-    accepts = any(word in _ACCEPT_STRONG for word in words)
-    if rejects and not firm_accept:
-        return "reject"
-    if accepts and not rejects:
-        return "accept"
-    return None
-
 
 @dataclass
 class ConfirmationResult:
     """What a yes/no message did to the actions the last reply proposed."""
 
     intent: Intent
+    rest: str = ""  # the new request that followed the answer ("sim, e anota também 30 de uber")
     executed: list[PendingAction] = field(default_factory=list)
     failed: list[PendingAction] = field(default_factory=list)
     rejected: list[PendingAction] = field(default_factory=list)
@@ -191,7 +150,7 @@ class ConfirmationResult:
 
 
 def apply_confirmation(
-    *, conversation: Conversation, text: str, user: Any, reply: Message | None = None
+    *, conversation: Conversation, text: str, user: User, reply: Message | None = None
 ) -> ConfirmationResult | None:
     """Accept or reject the actions proposed by the latest reply when ``text`` is a yes or a no.
 
@@ -201,9 +160,10 @@ def apply_confirmation(
     0, so the model sees what happened before it answers. Returns None when ``text`` is
     not a confirmation or nothing was waiting.
     """
-    intent = confirmation_intent(text)
-    if intent is None:
+    confirmation = confirmation_intent(text)
+    if confirmation is None:
         return None
+    intent = confirmation.intent
     replies = Message.objects.filter(conversation=conversation, role=Message.Role.ASSISTANT)
     if reply is not None:
         replies = replies.exclude(pk=reply.pk)
@@ -218,7 +178,7 @@ def apply_confirmation(
         )
         if not waiting:
             return None
-        result = ConfirmationResult(intent)
+        result = ConfirmationResult(intent, confirmation.rest)
         for action in waiting:
             if action.expires_at <= timezone.now():
                 _expire(action)
@@ -268,15 +228,29 @@ def reject(action: PendingAction) -> PendingAction:
 
 def expire_stale(conversation: Conversation) -> int:
     """Mark the conversation's pending actions past their deadline as expired."""
-    return PendingAction.objects.filter(
+    stale = PendingAction.objects.filter(
         conversation=conversation, status=PendingAction.Status.PENDING, expires_at__lte=timezone.now()
-    ).update(status=PendingAction.Status.EXPIRED, decided_at=timezone.now())
+    )
+    if not stale.exists():  # the common case takes no lock
+        return 0
+    with transaction.atomic():
+        lock_conversation(conversation.pk)
+        return stale.update(status=PendingAction.Status.EXPIRED, decided_at=timezone.now())
 
 
 def withdraw_for_failed_reply(message: Message) -> int:
     """A reply that failed cannot be answered: its proposals expire."""
+    return _withdraw(message, "The reply failed before it was confirmed.")
+
+
+def withdraw_for_stopped_reply(message: Message) -> int:
+    """A reply the user stopped proposes nothing: its proposals expire, never run."""
+    return _withdraw(message, "The user stopped the reply that proposed it.")
+
+
+def _withdraw(message: Message, reason: str) -> int:
     return PendingAction.objects.filter(message=message, status=PendingAction.Status.PENDING).update(
-        status=PendingAction.Status.EXPIRED, decided_at=timezone.now(), error="The reply failed before it was confirmed."
+        status=PendingAction.Status.EXPIRED, decided_at=timezone.now(), error=reason
     )
 
 
@@ -284,35 +258,43 @@ def withdraw_for_failed_reply(message: Message) -> int:
 
 
 def run(action: PendingAction, *, reply: Message | None) -> PendingAction | None:
-    """Claim and execute ``action``; None when another request claimed it first.
+    """Execute ``action`` once; None when it is no longer pending (another request decided it).
 
-    The claim is a conditional UPDATE (pending and unexpired → accepted): of any number
-    of concurrent or repeated attempts, exactly one runs the tool.
+    Locks in the global order — the conversation, then the action row — checks that it
+    is still pending and unexpired, runs the tool, and writes the outcome in one UPDATE.
+    Of any number of concurrent or repeated attempts, exactly one runs the tool; the
+    others wait for the locks and then find it decided.
     """
-    # One transaction from the claim to the final status: a crash in between rolls the
-    # claim back with any half-done write, so the action is pending again, never stuck
-    # "accepted". A failing tool is a result (its own savepoint, status failed), not a crash.
+    # One transaction from the check to the final status: a crash in between rolls
+    # back any half-done write, so the action is pending again. A failing tool is a
+    # result (its own savepoint, status failed), not a crash.
     with transaction.atomic():
-        now = timezone.now()
-        claimed = PendingAction.objects.filter(
-            pk=action.pk, status=PendingAction.Status.PENDING, expires_at__gt=now
-        ).update(status=PendingAction.Status.ACCEPTED, decided_at=now)
-        if not claimed:
+        conversation = lock_conversation(action.conversation_id)
+        if _locked_if_pending(action) is None:
             return None
-        conversation = Conversation.objects.select_related("owner").get(pk=action.conversation_id)
         context = ToolContext(user=conversation.owner, conversation=conversation, message=reply or action.message)
         outcome = REGISTRY.execute(action.tool, action.arguments, context)
-        status = PendingAction.Status.EXECUTED if outcome.ok else PendingAction.Status.FAILED
-        PendingAction.objects.filter(pk=action.pk, status=PendingAction.Status.ACCEPTED).update(
-            status=status,
+        now = timezone.now()
+        PendingAction.objects.filter(pk=action.pk).update(
+            status=PendingAction.Status.EXECUTED if outcome.ok else PendingAction.Status.FAILED,
+            decided_at=now,
             result=outcome.result if outcome.ok else None,
             error=outcome.error,
-            executed_at=timezone.now(),
+            executed_at=now,
         )
         if reply is not None:
             _record(reply, action, outcome)
     action.refresh_from_db()
     return action
+
+
+def _locked_if_pending(action: PendingAction) -> PendingAction | None:
+    """The action's row locked (after its conversation's), if it is still pending and unexpired."""
+    return (
+        PendingAction.objects.select_for_update()
+        .filter(pk=action.pk, status=PendingAction.Status.PENDING, expires_at__gt=timezone.now())
+        .first()
+    )
 
 
 def execution_call_id(action: PendingAction) -> str:
@@ -337,19 +319,24 @@ def _record(reply: Message, action: PendingAction, outcome: ToolOutcome) -> None
 
 
 def _decide(action: PendingAction, status: str) -> bool:
-    now = timezone.now()
-    decided = PendingAction.objects.filter(pk=action.pk, status=PendingAction.Status.PENDING, expires_at__gt=now).update(
-        status=status, decided_at=now
-    )
+    """Decide a pending, unexpired action without running it (locks: conversation, then action)."""
+    with transaction.atomic():
+        lock_conversation(action.conversation_id)
+        now = timezone.now()
+        decided = PendingAction.objects.filter(
+            pk=action.pk, status=PendingAction.Status.PENDING, expires_at__gt=now
+        ).update(status=status, decided_at=now)
     if decided:
         action.status, action.decided_at = status, now
     return bool(decided)
 
 
 def _expire(action: PendingAction) -> None:
-    PendingAction.objects.filter(pk=action.pk, status=PendingAction.Status.PENDING).update(
-        status=PendingAction.Status.EXPIRED, decided_at=timezone.now()
-    )
+    with transaction.atomic():
+        lock_conversation(action.conversation_id)
+        PendingAction.objects.filter(pk=action.pk, status=PendingAction.Status.PENDING).update(
+            status=PendingAction.Status.EXPIRED, decided_at=timezone.now()
+        )
     action.status = PendingAction.Status.EXPIRED
 
 

@@ -3,10 +3,15 @@ from typing import Any
 from django.contrib import admin
 from django.http import HttpRequest, HttpResponse
 from django.template.response import TemplateResponse
-from django.urls import URLPattern, path
+from django.urls import URLPattern, path, reverse
+from django.utils import timezone
 
-from .models import Conversation, IdempotencyRecord, Message, PendingAction, ToolCall
-from .tools.stats import recent_events, tally
+from lifeassistant.admin_pages import model_page
+from skills.forms import UsagePeriodForm
+from skills.usage import REASON_HELP, LedgerRow, UsageSummary, period_bounds, summarize
+
+from .models import INERTIA_FIELDS, Conversation, IdempotencyRecord, Message, PendingAction, Prompt, ToolCall
+from .tool_stats import recent_events, tally
 
 
 class MessageInline(admin.TabularInline):
@@ -21,6 +26,8 @@ class MessageInline(admin.TabularInline):
 class ConversationAdmin(admin.ModelAdmin):
     list_display = ["id", "title", "owner", "active_skills", "messages_since_detection", "created_at"]
     search_fields = ["title", "owner__username"]
+    # The inertia state belongs to the message service (a save here never writes it).
+    readonly_fields = sorted(INERTIA_FIELDS)
     list_select_related = ["owner"]
     raw_id_fields = ["owner"]
     inlines = [MessageInline]
@@ -39,8 +46,58 @@ class MessageAdmin(admin.ModelAdmin):
     list_filter = ["role", "status", "skill_reason", "created_at"]
     search_fields = ["content", "intent"]
     raw_id_fields = ["conversation", "reply_to"]
+    # The prompt is shared by many replies: shown, never edited from one of them.
+    readonly_fields = ["prompt", "system_prompt"]
     list_select_related = ["conversation"]
     inlines = [ToolCallInline]
+
+    def get_urls(self) -> list[URLPattern]:
+        usage = path("skill-usage/", model_page(self, self.skill_usage_view), name="chat_message_skill_usage")
+        return [usage, *super().get_urls()]
+
+    def skill_usage_view(self, request: HttpRequest) -> HttpResponse:
+        """Which skills answered in a period, why, and the fixed tokens they saved (?period=7d)."""
+        form = UsagePeriodForm(request.GET if "period" in request.GET else {"period": "7d"})
+        summary = start = end = None
+        if form.is_valid():
+            start, end = period_bounds(
+                form.cleaned_data["period"],
+                now=timezone.now(),
+                start=form.cleaned_data.get("start"),
+                end=form.cleaned_data.get("end"),
+                tz=timezone.get_current_timezone(),
+            )
+            summary = skill_usage_between(start, end)
+        context: dict[str, Any] = {
+            **self.admin_site.each_context(request),
+            "opts": self.model._meta,
+            "title": "Skill usage",
+            "form": form,
+            "summary": summary,
+            "start": start,
+            "end": end,
+            "reason_help": REASON_HELP,
+            "changelist_url": reverse("admin:skills_skill_changelist"),
+        }
+        return TemplateResponse(request, "admin/chat/message/skill_usage.html", context)
+
+
+# Beyond this many messages in a period only the most recent ones are aggregated.
+MAX_USAGE_MESSAGES = 100_000
+
+
+def skill_usage_between(start: Any, end: Any, *, limit: int = MAX_USAGE_MESSAGES) -> UsageSummary:
+    """Summarize the assistant messages created in [start, end), newest ``limit`` at most."""
+    values = list(
+        Message.objects.filter(role=Message.Role.ASSISTANT, created_at__gte=start, created_at__lt=end)
+        .order_by("-created_at", "-id")
+        .values_list("active_skills", "skill_reason", "fixed_tokens", "monolithic_fixed_tokens")[: limit + 1]
+    )
+    rows = (
+        LedgerRow(tuple(skills or ()), reason, fixed, monolithic)
+        for skills, reason, fixed, monolithic in values[:limit]
+    )
+    return summarize(rows, truncated=len(values) > limit)
 
 
 @admin.register(ToolCall)
@@ -51,7 +108,7 @@ class ToolCallAdmin(admin.ModelAdmin):
     change_list_template = "admin/chat/toolcall/change_list.html"
 
     def get_urls(self) -> list[URLPattern]:
-        stats = path("stats/", self.admin_site.admin_view(self.stats_view), name="chat_toolcall_stats")
+        stats = path("stats/", model_page(self, self.stats_view), name="chat_toolcall_stats")
         return [stats, *super().get_urls()]
 
     def stats_view(self, request: HttpRequest) -> HttpResponse:
@@ -86,3 +143,22 @@ class PendingActionAdmin(admin.ModelAdmin):
 class IdempotencyRecordAdmin(admin.ModelAdmin):
     list_display = ["key", "owner", "created_at"]
     raw_id_fields = ["owner"]
+
+
+@admin.register(Prompt)
+class PromptAdmin(admin.ModelAdmin):
+    """System prompts, each stored once and referenced by the replies that used it."""
+
+    list_display = ["sha256", "length"]
+    search_fields = ["sha256", "text"]
+    readonly_fields = ["sha256", "text"]
+
+    @admin.display(description="characters")
+    def length(self, prompt: Prompt) -> int:
+        return len(prompt.text)
+
+    def has_add_permission(self, request: HttpRequest) -> bool:
+        return False
+
+    def has_change_permission(self, request: HttpRequest, obj: Prompt | None = None) -> bool:
+        return False

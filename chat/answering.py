@@ -1,9 +1,10 @@
-"""Answering one pending assistant message: history → tool loop → stored reply."""
+"""Answering one pending assistant message: history → streamed tool loop → stored reply."""
 
 from __future__ import annotations
 
 import json
 from datetime import timedelta
+import re
 from decimal import Decimal
 from typing import Any
 
@@ -11,77 +12,116 @@ from django.conf import settings
 from django.db.models import Q
 from django.utils import timezone
 
-from . import llm
-from .context import remember_round
-from .actions import is_proposal, propose, replayed_proposal, withdraw_for_failed_reply
+from lifeassistant import llm
+from .light_context_store import remember_round
+from .limits import bounded
+from .actions import is_proposal, propose, replayed_proposal, withdraw_for_failed_reply, withdraw_for_stopped_reply
 from .models import Message, PendingAction, ToolCall
-from .tool_loop import run_tool_loop
-from .tools import REGISTRY, ToolContext
-from .tools.registry import ToolOutcome, parse_arguments
+from .confirmation import confirmation_intent
+from .history import fit_history, group_turns
+from .reply_progress import clear_events, new_progress, publish_final, publish_status
+from .tool_loop import LoopResult, ToolResult, run_tool_loop
+from lifeassistant.tools import REGISTRY, ToolContext
+from lifeassistant.tools.registry import ToolOutcome, parse_arguments
 
 
-def claim(message_id: int) -> Message | None:
+def claim(message_id: int, *, redelivered: bool = False) -> Message | None:
     """Move a pending reply to running; None when another delivery already has it.
 
     A reply stuck in ``running`` longer than the task's hard time limit belongs to a
-    worker that died, so it can be claimed again.
+    worker that died, so it can be claimed again; so can a running reply whose task the
+    broker redelivered (its worker process was killed: the task is rejected back to the
+    queue at once). The new run starts the text over and reuses the stored tool results.
     """
     stale = timezone.now() - timedelta(seconds=settings.CELERY_TASK_TIME_LIMIT)
+    orphaned = Q(status=Message.Status.RUNNING) if redelivered else Q(status=Message.Status.RUNNING, started_at__lt=stale)
     claimed = Message.objects.filter(
-        Q(status=Message.Status.PENDING) | Q(status=Message.Status.RUNNING, started_at__lt=stale),
+        Q(status=Message.Status.PENDING) | orphaned,
         pk=message_id,
         role=Message.Role.ASSISTANT,
-    ).update(status=Message.Status.RUNNING, started_at=timezone.now())
+    ).update(status=Message.Status.RUNNING, started_at=timezone.now(), content="")
     if not claimed:
         return None
-    return Message.objects.select_related("conversation__owner", "reply_to").get(pk=message_id)
+    return Message.objects.select_related("conversation__owner", "reply_to", "prompt").get(pk=message_id)
 
 
 def fail(message: Message, error: str) -> None:
-    """Mark the reply failed with a message the user can read; the user's message stays."""
-    Message.objects.filter(pk=message.pk).update(
+    """Mark the reply failed with a message the user can read; the user's message stays.
+
+    A reply the user stopped meanwhile stays stopped.
+    """
+    Message.objects.filter(pk=message.pk, status__in=[Message.Status.PENDING, Message.Status.RUNNING]).update(
         status=Message.Status.FAILED, error=error, finished_at=timezone.now()
     )
     withdraw_for_failed_reply(message)
+    publish_final(message.pk)
 
 
-def answer(message: Message) -> None:
-    """Run the tool loop for a claimed reply and store the answer and its usage."""
+def answer(message: Message, *, restarted: bool = False) -> None:
+    """Stream the tool loop for a claimed reply, then store the answer and its usage.
+
+    Progress (text, tool events) goes to the reply's event log as it happens; a reply
+    the user stopped keeps its text so far and the usage spent (``chat.reply_progress``).
+    """
     conversation = message.conversation
     context = ToolContext(user=conversation.owner, conversation=conversation, message=message)
     catalog = REGISTRY.catalog()
     tools = [catalog[name] for name in message.tools_offered if name in catalog]
     note = llm.PipelineNote(skills=tuple(message.active_skills), reason=message.skill_reason)
+    progress = new_progress(message.pk)
+    if not restarted:
+        clear_events(message.pk)  # a log left under this id (a database reset, Redis kept) is not this reply's
+    # After text, "running" again means the run started over (its worker died): clients clear the text.
+    publish_status(message.pk, Message.Status.RUNNING, **({"restarted": True} if restarted else {}))
 
-    def complete(messages: list[dict[str, Any]]) -> Any:
-        return llm.completion(messages, tools=tools, temperature=message.temperature, note=note)
+    def complete(messages: list[dict[str, Any]], tools_enabled: bool) -> llm.CompletionStream:
+        return llm.stream_completion(
+            messages, tools=tools if tools_enabled else None, temperature=message.temperature, note=note
+        )
 
-    def execute(iteration: int, call_id: str, name: str, arguments: str) -> str:
+    def execute(iteration: int, call_id: str, name: str, arguments: str) -> ToolResult:
         return execute_tool_call(message, context, iteration=iteration, call_id=call_id, name=name, arguments=arguments)
 
-    result = run_tool_loop(
-        build_llm_messages(message),
-        complete=complete,
-        execute=execute,
-        cost_of=llm.response_cost,
-        max_iterations=settings.TOOL_LOOP_MAX_ITERATIONS,
-        time_budget_seconds=settings.TOOL_LOOP_TIME_BUDGET_SECONDS,
+    try:
+        result = run_tool_loop(
+            build_llm_messages(message),
+            complete=complete,
+            execute=execute,
+            cost_of=llm.response_cost,
+            offered=[tool["function"]["name"] for tool in tools],
+            max_iterations=settings.TOOL_LOOP_MAX_ITERATIONS,
+            time_budget_seconds=settings.TOOL_LOOP_TIME_BUDGET_SECONDS,
+            progress=progress,
+        )
+    finally:
+        progress.flush()
+    store_answer(message, result)
+    publish_final(message.pk)
+
+
+def store_answer(message: Message, result: LoopResult) -> None:
+    """The answer and its usage: done, or kept as the text so far of a stopped reply."""
+    fields: dict[str, Any] = {
+        "content": bounded(result.content, settings.REPLY_MAX_CHARS),
+        "model": result.model or settings.LLM_MODEL,
+        "prompt_tokens": result.prompt_tokens,
+        "completion_tokens": result.completion_tokens,
+        "cost": None if result.cost is None else Decimal(str(round(result.cost, 6))),
+    }
+    finished = not result.cancelled and Message.objects.filter(pk=message.pk, status=Message.Status.RUNNING).update(
+        status=Message.Status.DONE, finished_at=timezone.now(), **fields
     )
-    Message.objects.filter(pk=message.pk).update(
-        status=Message.Status.DONE,
-        content=result.content,
-        model=result.model or settings.LLM_MODEL,
-        prompt_tokens=result.prompt_tokens,
-        completion_tokens=result.completion_tokens,
-        cost=None if result.cost is None else Decimal(str(round(result.cost, 6))),
-        finished_at=timezone.now(),
-    )
-    remember_round(message)
+    if finished:
+        remember_round(message)
+        return
+    # Stopped by the user (perhaps while the last words arrived): keep what was said.
+    Message.objects.filter(pk=message.pk, status=Message.Status.CANCELLED).update(**fields)
+    withdraw_for_stopped_reply(message)
 
 
 def execute_tool_call(
     message: Message, context: ToolContext, *, iteration: int, call_id: str, name: str, arguments: str
-) -> str:
+) -> ToolResult:
     """Run one tool call once: a redelivered task gets the stored result back.
 
     A writing tool does not run: it becomes a pending action the user must confirm,
@@ -89,9 +129,9 @@ def execute_tool_call(
     """
     existing = ToolCall.objects.filter(message=message, call_id=call_id).first()
     if existing is not None:
-        return _stored_content(existing)
+        return ToolResult(_stored_content(existing), _status_of(existing))
     registered = REGISTRY.get(name)
-    if registered is not None and registered.writes:
+    if registered is not None and registered.needs_confirmation:
         outcome = propose(message=message, context=context, call_id=call_id, name=name, arguments=arguments)
     else:
         outcome = REGISTRY.execute(name, arguments, context)
@@ -106,7 +146,14 @@ def execute_tool_call(
         error=outcome.error,
         duration_ms=outcome.duration_ms,
     )
-    return outcome.as_tool_content()
+    return ToolResult(outcome.as_tool_content(), _status_of(outcome))
+
+
+def _status_of(call: ToolCall | ToolOutcome) -> str:
+    """For progress events: "proposed" for a write awaiting confirmation, else ok or error."""
+    if not call.ok:
+        return "error"
+    return "proposed" if is_proposal(call.result) else "ok"
 
 
 def _stored_content(call: ToolCall, actions: dict[int, PendingAction] | None = None) -> str:
@@ -124,14 +171,22 @@ def _arguments_for_storage(arguments: str) -> Any:
 
 
 def build_llm_messages(message: Message) -> list[dict[str, Any]]:
-    """System prompt, then the recent history with its tool turns, then the user's message."""
+    """System prompt, then as much recent history as the model's window allows, then the
+    user's message (and what it confirmed).
+
+    The history's budget is the model's input window minus the reserved output, the
+    tool schemas, the system prompt and this message, less a safety margin
+    (``history_budget``); whole turns are replayed newest first (``chat.history``).
+    Token counts are estimates (``llm.count_tokens``): the margin covers their error.
+    """
     user_message = message.reply_to
     history = list(
         Message.objects.filter(conversation=message.conversation, status=Message.Status.DONE)
         .exclude(pk__in=[message.pk, user_message.pk if user_message else 0])
         .filter(created_at__lte=message.created_at)
         .prefetch_related("tool_calls")
-        .order_by("-created_at", "-id")[: settings.HISTORY_MESSAGES]
+        # A bounded read, whatever the conversation's length; the budget then decides.
+        .order_by("-created_at", "-id")[: settings.HISTORY_SCAN_MESSAGES]
     )
     history.reverse()
     # What became of the actions proposed in the history (confirmed, declined, expired).
@@ -139,16 +194,66 @@ def build_llm_messages(message: Message) -> list[dict[str, Any]]:
         action.pk: action
         for action in PendingAction.objects.filter(message__in=[m for m in history if m.role == Message.Role.ASSISTANT])
     }
-    messages: list[dict[str, Any]] = [{"role": "system", "content": message.system_prompt}]
-    for past in history:
-        messages.extend(_replay(past, actions))
-    if user_message is not None:
-        messages.append({"role": "user", "content": user_text(user_message)})
+    system: list[dict[str, Any]] = [{"role": "system", "content": message.system_prompt}]
+    current: list[dict[str, Any]] = []
     # Actions the user confirmed with this very message ran before the model's first step.
     confirmed = list(message.tool_calls.filter(iteration=0).order_by("id"))
-    if confirmed:
-        messages.extend(_tool_turns(confirmed, actions))
-    return messages
+    if user_message is not None:
+        answer_part, rest = _confirmation_parts(user_message, bool(confirmed))
+        current.append({"role": "user", "content": answer_part})
+        current.extend(_tool_turns(confirmed, actions))
+        if rest:  # "sim, e anota também 30 de uber": the new request comes after the confirmed actions
+            current.append({"role": "user", "content": rest})
+    opening, opening_shown = _opening(message, history)
+    replayed = fit_history(
+        group_turns([_replay(past, actions) for past in history], [past.role for past in history]),
+        budget_tokens=history_budget(system + current, _offered_tools(message)),
+        count=lambda turn: llm.count_tokens(messages=turn),
+        opening=opening,
+        opening_shown=opening_shown,
+    )
+    return [*system, *replayed, *current]
+
+
+def history_budget(fixed: list[dict[str, Any]], tools: list[dict[str, Any]]) -> int:
+    """Tokens left for the history once the reply, the tools and ``fixed`` have their share."""
+    window = llm.max_input_tokens()
+    margin = int(window * settings.HISTORY_SAFETY_MARGIN)
+    taken = settings.LLM_MAX_OUTPUT_TOKENS + llm.count_tokens(messages=fixed, tools=tools or None)
+    return max(window - margin - taken, 0)
+
+
+def _offered_tools(message: Message) -> list[dict[str, Any]]:
+    catalog = REGISTRY.catalog()
+    return [catalog[name] for name in message.tools_offered if name in catalog]
+
+
+def _opening(message: Message, history: list[Message]) -> tuple[str, bool]:
+    """The conversation's first user message, and whether ``history`` starts with it."""
+    first = (
+        Message.objects.filter(conversation=message.conversation, role=Message.Role.USER)
+        .order_by("created_at", "id")
+        .only("content", "intent")
+        .first()
+    )
+    if first is None or first.pk == message.reply_to_id:
+        return "", True
+    shown = bool(history) and history[0].pk == first.pk
+    return bounded(user_text(first), settings.HISTORY_MESSAGE_MAX_CHARS), shown
+
+
+def _confirmation_parts(user_message: Message, confirmed: bool) -> tuple[str, str]:
+    """The user's text, split in the answer and the request after it when it confirmed
+    actions and went on ("sim, e anota também 30 de uber" → "sim", "anota também 30 de uber")."""
+    text = user_text(user_message)
+    reading = confirmation_intent(user_message.content) if confirmed else None
+    if reading is None or not reading.rest or not user_message.content.endswith(reading.rest):
+        return text, ""
+    head = user_message.content[: -len(reading.rest)]
+    return _TRAILING_CONNECTOR.sub("", head) or head.strip(), reading.rest
+
+
+_TRAILING_CONNECTOR = re.compile(r"[\s,;.!]*(?:\b(?:e|and|y|plus)\b)?[\s,;.!]*$", re.IGNORECASE)
 
 
 def user_text(user_message: Message) -> str:
@@ -157,15 +262,25 @@ def user_text(user_message: Message) -> str:
 
 
 def _replay(past: Message, actions: dict[int, PendingAction]) -> list[dict[str, Any]]:
+    # Each replayed message is capped (HISTORY_MESSAGE_MAX_CHARS): one huge old message
+    # must not fill the next request.
+    cap = settings.HISTORY_MESSAGE_MAX_CHARS
     if past.role == Message.Role.USER:
-        return [{"role": "user", "content": user_text(past)}]
-    turns = _tool_turns(list(past.tool_calls.all()), actions)
-    turns.append({"role": "assistant", "content": past.content})
+        return [{"role": "user", "content": bounded(user_text(past), cap)}]
+    turns = _tool_turns(list(past.tool_calls.all()), actions, cap=cap)
+    turns.append({"role": "assistant", "content": bounded(past.content, cap)})
     return turns
 
 
-def _tool_turns(calls: list[ToolCall], actions: dict[int, PendingAction]) -> list[dict[str, Any]]:
-    """Stored calls as providers expect them: per step, the assistant's calls, then each result."""
+def _capped(text: str, cap: int | None) -> str:
+    return text if cap is None else bounded(text, cap)
+
+
+def _tool_turns(
+    calls: list[ToolCall], actions: dict[int, PendingAction], *, cap: int | None = None
+) -> list[dict[str, Any]]:
+    """Stored calls as providers expect them: per step, the assistant's calls, then each result
+    (each result cut to ``cap`` characters when given)."""
     turns: list[dict[str, Any]] = []
     calls = sorted(calls, key=lambda c: (c.iteration, c.id))
     for iteration in sorted({c.iteration for c in calls}):
@@ -184,6 +299,9 @@ def _tool_turns(calls: list[ToolCall], actions: dict[int, PendingAction]) -> lis
                 ],
             }
         )
-        turns.extend({"role": "tool", "tool_call_id": c.call_id, "content": _stored_content(c, actions)} for c in batch)
+        turns.extend(
+            {"role": "tool", "tool_call_id": c.call_id, "content": _capped(_stored_content(c, actions), cap)}
+            for c in batch
+        )
     return turns
 

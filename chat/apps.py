@@ -5,6 +5,4 @@ class ChatConfig(AppConfig):
     name = "chat"
 
     def ready(self) -> None:
-        # litellm takes seconds to import: pay it when the process starts, not on the
-        # first user's message. This also registers the offline provider.
-        from . import llm  # noqa: F401
+        from . import light_context_tool  # noqa: F401  (registers conversation_context)

@@ -7,10 +7,11 @@ forced for this message, and the text the model should see.
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Collection, Sequence
 from dataclasses import dataclass
 
 from django.conf import settings
+from django.utils.translation import gettext as _
 
 from skills.domain import SkillDefinition
 from skills.inertia import is_allowed
@@ -36,18 +37,20 @@ class AvailableCommand:
 
 
 def available_commands(
-    skills: Sequence[SkillDefinition], *, preferences: dict[str, bool], is_staff: bool
+    skills: Sequence[SkillDefinition], *, preferences: dict[str, bool], is_staff: bool, disabled: Collection[str] = ()
 ) -> list[AvailableCommand]:
     """The commands this user may type: /help, one per skill they can use, and ! for staff."""
-    commands = [AvailableCommand("/help", "List the commands you can use.", "/help")]
+    commands = [AvailableCommand("/help", _("List the commands you can use."), "/help")]
     commands.extend(
-        AvailableCommand(f"/{skill.name}", _one_line(skill.description), f"/{skill.name} [your message]")
+        AvailableCommand(f"/{skill.name}", _one_line(skill.description), f"/{skill.name} " + _("[your message]"))
         for skill in sorted(skills, key=lambda s: (s.priority, s.name))
-        if is_allowed(skill, preferences)
+        if is_allowed(skill, preferences, disabled)
     )
     if settings.SHELL_COMMANDS_ENABLED and is_staff:
         allowed = ", ".join(sorted(settings.SHELL_ALLOWLIST))
-        commands.append(AvailableCommand("!command", f"Run an allowed server command ({allowed}).", "!date"))
+        commands.append(
+            AvailableCommand("!command", _("Run an allowed server command (%(allowed)s).") % {"allowed": allowed}, "!date")
+        )
     return commands
 
 
@@ -57,20 +60,28 @@ def plan_commands(
     skills: Sequence[SkillDefinition],
     preferences: dict[str, bool],
     is_staff: bool,
+    disabled: Collection[str] = (),
 ) -> CommandPlan:
-    """Decide what the commands of a preprocessed message do."""
-    usable = {skill.name: skill for skill in skills if is_allowed(skill, preferences)}
+    """Decide what the commands of a preprocessed message do (replies in the active language)."""
+    usable = {skill.name: skill for skill in skills if is_allowed(skill, preferences, disabled)}
     skill_commands = [c for c in result.commands if c.type == "skill"]
-    shell_outputs = [_shell_reply(c, is_staff=is_staff) for c in result.commands if c.type == "shell"]
+    shell_outputs = _shell_replies([c for c in result.commands if c.type == "shell"], is_staff=is_staff)
     text = result.cleaned_content
 
     if skill_commands:
         first = skill_commands[0]
         if first.name == "help" or first.name not in usable:
-            return CommandPlan(_help_reply(first, skills, preferences, is_staff), None, (), "", text)
+            answer = _unavailable_skill_reply(first.name, skills, preferences, disabled) or _help_reply(
+                first, skills, preferences, is_staff, disabled
+            )
+            return CommandPlan(answer, None, (), "", text)
         model_text = "\n\n".join(part for part in (first.raw_arguments.strip(), text) if part)
         model_text = _with_shell_outputs(model_text, shell_outputs)
-        reply = None if model_text else f"The {first.name} skill is now active in this conversation. What would you like to talk about?"
+        reply: str | None = None
+        if not model_text:
+            reply = _("The %(skill)s skill is now active in this conversation. What would you like to talk about?") % {
+                "skill": first.name
+            }
         return CommandPlan(reply, first.name, first.args, first.raw_arguments, model_text)
 
     if shell_outputs and result.should_halt_conversation:
@@ -83,6 +94,15 @@ def _with_shell_outputs(text: str, outputs: list[str]) -> str:
     return "\n\n".join(part for part in (text, *blocks) if part)
 
 
+def _shell_replies(commands: list[CommandInstruction], *, is_staff: bool) -> list[str]:
+    """The first SHELL_MAX_COMMANDS shell commands' replies, and a note for the rest."""
+    limit = settings.SHELL_MAX_COMMANDS
+    replies = [_shell_reply(command, is_staff=is_staff) for command in commands[:limit]]
+    if len(commands) > limit:
+        replies.append(f"{len(commands) - limit} more ! commands were not run: at most {limit} per message.")
+    return replies
+
+
 def _shell_reply(command: CommandInstruction, *, is_staff: bool) -> str:
     policy = ShellPolicy(
         enabled=settings.SHELL_COMMANDS_ENABLED,
@@ -93,15 +113,45 @@ def _shell_reply(command: CommandInstruction, *, is_staff: bool) -> str:
     return format_outcome(command, run_command(command, policy, is_staff=is_staff))
 
 
+def _unavailable_skill_reply(
+    name: str, skills: Sequence[SkillDefinition], preferences: dict[str, bool], disabled: Collection[str]
+) -> str | None:
+    """How to reach a skill that exists but is off for this user (None for an unknown name).
+
+    A skill behind a preference (``spiritual`` needs ``christian_perspective``) or one the
+    user turned off is not an unknown command: the user is told how to turn it on.
+    """
+    skill = next((s for s in skills if s.name == name and s.enabled), None)
+    if skill is None:
+        return None
+    if name in disabled and is_allowed(skill, preferences):
+        return _(
+            "You turned off the %(skill)s skill. Turn it back on in your preferences "
+            "(remove it from the disabled skills) to use /%(skill)s."
+        ) % {"skill": name}
+    required = skill.requires_user_preference
+    if required and not preferences.get(required):
+        return _(
+            "The %(skill)s skill is off until you turn on the preference %(preference)s in your preferences "
+            "(PATCH /api/v1/me/ with {\"preferences\": {\"%(preference)s\": true}})."
+        ) % {"skill": name, "preference": required}
+    return None
+
+
 def _help_reply(
-    command: CommandInstruction, skills: Sequence[SkillDefinition], preferences: dict[str, bool], is_staff: bool
+    command: CommandInstruction,
+    skills: Sequence[SkillDefinition],
+    preferences: dict[str, bool],
+    is_staff: bool,
+    disabled: Collection[str],
 ) -> str:
     listing = "\n".join(
-        f"- {c.usage} — {c.description}" for c in available_commands(skills, preferences=preferences, is_staff=is_staff)
+        f"- {c.usage} — {c.description}"
+        for c in available_commands(skills, preferences=preferences, is_staff=is_staff, disabled=disabled)
     )
     if command.name == "help":
-        return f"Commands you can use:\n{listing}"
-    return f"Unknown command /{command.name}. Commands you can use:\n{listing}"
+        return _("Commands you can use:") + f"\n{listing}"
+    return _("Unknown command /%(name)s. Commands you can use:") % {"name": command.name} + f"\n{listing}"
 
 
 def _one_line(text: str, limit: int = 120) -> str:

@@ -2,6 +2,9 @@
 
 from __future__ import annotations
 
+import hashlib
+from typing import Any
+
 from django.conf import settings
 from django.db import models
 
@@ -9,7 +12,10 @@ from django.db import models
 class Conversation(models.Model):
     """One user's chat thread. Also holds the skill state used for inertia."""
 
-    owner = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="conversations")
+    # No index of its own: conv_owner_created starts with it.
+    owner = models.ForeignKey(
+        settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="conversations", db_index=False
+    )
     title = models.CharField(max_length=200, blank=True)
     created_at = models.DateTimeField(auto_now_add=True)
     updated_at = models.DateTimeField(auto_now=True)
@@ -17,6 +23,9 @@ class Conversation(models.Model):
     active_skills = models.JSONField(default=list, blank=True)
     skills_detected_at = models.DateTimeField(null=True, blank=True)
     messages_since_detection = models.PositiveIntegerField(default=0)
+    # The language of its latest user message that had a detectable one: a short message
+    # ("ok", "gastei 50") keeps it.
+    language = models.CharField(max_length=8, blank=True)
 
     class Meta:
         ordering = ["-created_at", "-id"]
@@ -24,6 +33,59 @@ class Conversation(models.Model):
 
     def __str__(self) -> str:
         return self.title or f"Conversation {self.pk}"
+
+    def save(self, *args: Any, **kwargs: Any) -> None:
+        """Save; on an existing row, only the fields named, never the inertia state by default.
+
+        The inertia state is written under the conversation's lock by the message service,
+        naming its fields (``update_fields``). Any other save of an existing row — a
+        rename, the admin — writes the other fields only, so it cannot put back the stale
+        skills it read before a message changed them.
+        """
+        if not self._state.adding and kwargs.get("update_fields") is None:
+            kwargs["update_fields"] = [
+                field.name
+                for field in self._meta.concrete_fields
+                if not field.primary_key and field.name not in INERTIA_FIELDS
+            ]
+        super().save(*args, **kwargs)
+
+
+# Written only by the message service, under the conversation's lock (chat/services.py).
+INERTIA_FIELDS = frozenset({"active_skills", "skills_detected_at", "messages_since_detection"})
+
+
+class Prompt(models.Model):
+    """A system prompt, stored once and referenced by its SHA-256 from every reply that used it.
+
+    Most replies of a deployment share a handful of composed prompts: storing the text
+    on each reply cost ~3 KB per reply, four times the messages themselves.
+    """
+
+    sha256 = models.CharField(max_length=64, primary_key=True)
+    text = models.TextField()
+
+    def __str__(self) -> str:
+        return self.sha256[:12]
+
+    @staticmethod
+    def digest(text: str) -> str:
+        return hashlib.sha256(text.encode("utf-8")).hexdigest()
+
+    def store(self) -> None:
+        """Insert this row unless it exists: one ``INSERT … ON CONFLICT DO NOTHING``."""
+        Prompt.objects.bulk_create([self], ignore_conflicts=True)
+
+
+def lock_conversation(pk: int) -> Conversation:
+    """Lock a conversation's row for the current transaction and return it.
+
+    The one global lock order: a write that touches a conversation's messages or
+    actions locks the conversation first, then the action rows. FOR NO KEY UPDATE
+    serialises these writers without blocking the foreign-key checks (FOR KEY SHARE)
+    of rows inserted under the conversation.
+    """
+    return Conversation.objects.select_for_update(no_key=True).get(pk=pk)
 
 
 class Message(models.Model):
@@ -38,14 +100,16 @@ class Message(models.Model):
         RUNNING = "running"
         DONE = "done"
         FAILED = "failed"
+        CANCELLED = "cancelled"  # stopped by the user; shown as "stopped"
 
-    conversation = models.ForeignKey(Conversation, on_delete=models.CASCADE, related_name="messages")
+    # No index of its own: msg_conv_created starts with it.
+    conversation = models.ForeignKey(Conversation, on_delete=models.CASCADE, related_name="messages", db_index=False)
     role = models.CharField(max_length=16, choices=Role.choices)
     status = models.CharField(max_length=16, choices=Status.choices, default=Status.DONE)
     reply_to = models.OneToOneField(
         "self", on_delete=models.CASCADE, null=True, blank=True, related_name="reply"
     )
-    content = models.TextField(blank=True, help_text="What the user wrote, or the assistant's final answer.")
+    content = models.TextField(blank=True, help_text="What the user wrote, or the assistant's answer (the text so far while it runs).")
     intent = models.TextField(blank=True, help_text="The clean intent derived from a user message.")
     language = models.CharField(max_length=8, blank=True)
     error = models.TextField(blank=True)
@@ -54,7 +118,10 @@ class Message(models.Model):
     skill_reason = models.CharField(max_length=16, blank=True)
     tools_offered = models.JSONField(default=list, blank=True)
     temperature = models.FloatField(null=True, blank=True)
-    system_prompt = models.TextField(blank=True)
+    prompt = models.ForeignKey(
+        Prompt, on_delete=models.PROTECT, null=True, blank=True, related_name="+",
+        help_text="The system prompt the reply was given (stored once per distinct text).",
+    )
     fixed_tokens = models.PositiveIntegerField(null=True, blank=True)
     monolithic_fixed_tokens = models.PositiveIntegerField(null=True, blank=True)
     # Usage reported by the provider, summed over the tool loop.
@@ -65,6 +132,9 @@ class Message(models.Model):
     created_at = models.DateTimeField(auto_now_add=True)
     started_at = models.DateTimeField(null=True, blank=True)
     finished_at = models.DateTimeField(null=True, blank=True)
+
+    # A prompt given through ``system_prompt`` and not yet stored (see save()).
+    _prompt_to_store: Prompt | None = None
 
     class Meta:
         ordering = ["created_at", "id"]
@@ -77,6 +147,23 @@ class Message(models.Model):
         return f"{self.role} #{self.pk}"
 
     @property
+    def system_prompt(self) -> str:
+        """The reply's system prompt text ("" for user messages and command answers)."""
+        return self.prompt.text if self.prompt is not None else ""
+
+    @system_prompt.setter
+    def system_prompt(self, text: str) -> None:
+        # Stored (if new) when the message is saved, so creating a message stays one call.
+        self._prompt_to_store = Prompt(sha256=Prompt.digest(text), text=text) if text else None
+        self.prompt = self._prompt_to_store
+
+    def save(self, *args: Any, **kwargs: Any) -> None:
+        if self._prompt_to_store is not None:
+            self._prompt_to_store.store()
+            self._prompt_to_store = None
+        super().save(*args, **kwargs)
+
+    @property
     def total_tokens(self) -> int:
         return self.prompt_tokens + self.completion_tokens
 
@@ -84,7 +171,8 @@ class Message(models.Model):
 class ToolCall(models.Model):
     """One tool call the model made while answering a message."""
 
-    message = models.ForeignKey(Message, on_delete=models.CASCADE, related_name="tool_calls")
+    # No index of its own: toolcall_unique_per_message starts with it.
+    message = models.ForeignKey(Message, on_delete=models.CASCADE, related_name="tool_calls", db_index=False)
     call_id = models.CharField(max_length=128, help_text="The provider's id for this call.")
     iteration = models.PositiveSmallIntegerField(default=0)
     tool = models.CharField(max_length=64)
@@ -107,7 +195,8 @@ class ToolCall(models.Model):
 class IdempotencyRecord(models.Model):
     """The first response to a message create, replayed for retries with the same key."""
 
-    owner = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="+")
+    # No index of its own: idempotency_unique_key_per_user starts with it.
+    owner = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="+", db_index=False)
     key = models.CharField(max_length=128)
     fingerprint = models.CharField(max_length=64, help_text="SHA-256 of the request target and body.")
     response_body = models.JSONField()
@@ -127,15 +216,20 @@ class PendingAction(models.Model):
 
     class Status(models.TextChoices):
         PENDING = "pending"
-        ACCEPTED = "accepted"  # claimed for execution
+        ACCEPTED = "accepted"  # no longer written (an action runs under its locks); kept for old rows
         REJECTED = "rejected"
         EXPIRED = "expired"
         EXECUTED = "executed"
         FAILED = "failed"
 
-    conversation = models.ForeignKey(Conversation, on_delete=models.CASCADE, related_name="pending_actions")
+    # Neither key has an index of its own: pendingaction_conv_status and
+    # pendingaction_unique_per_call start with them.
+    conversation = models.ForeignKey(
+        Conversation, on_delete=models.CASCADE, related_name="pending_actions", db_index=False
+    )
     message = models.ForeignKey(
-        Message, on_delete=models.CASCADE, related_name="pending_actions", help_text="The reply that proposed it."
+        Message, on_delete=models.CASCADE, related_name="pending_actions", help_text="The reply that proposed it.",
+        db_index=False,
     )
     tool_call_id = models.CharField(max_length=128)
     tool = models.CharField(max_length=64)

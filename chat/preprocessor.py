@@ -30,15 +30,14 @@ from __future__ import annotations
 
 import re
 import shlex
-from collections.abc import Callable, Iterator, Sequence
+from collections.abc import Iterator, Sequence
 from dataclasses import dataclass
 from typing import Literal
 
+from documents.references import FileReference
+
 CommandType = Literal["skill", "shell"]
 _LineKind = Literal["text", "code", "command"]
-ReferenceResolver = Callable[[str], str | None]
-
-UNKNOWN_DOCUMENT = "unknown document"
 
 _SKILL_LINE = re.compile(r"/(?P<name>[a-z0-9][a-z0-9_-]*)(?=\s|$)")
 # Allows "/" so that a path-like executable is parsed and then refused by the
@@ -50,17 +49,6 @@ _CODE_FENCE = "```"
 # whole and can be rejected, instead of a harmless-looking prefix being used.
 _REFERENCE = re.compile(r"(?<!\S)@(?P<name>[A-Za-z0-9._~/\\-]+)")
 _PLAIN_DOCUMENT_NAME = re.compile(r"[A-Za-z0-9_][A-Za-z0-9._-]{0,254}")
-
-_PLACEHOLDER = re.compile(
-    r"(?P<escaped>\\\$)"
-    r"|\$\{SKILL_ROOT\}"
-    r"|(?P<arguments>\$ARGUMENTS)(?![A-Za-z0-9_])"
-    # A positional placeholder is "$" + a number, unless it reads as money:
-    # preceded by a letter (R$1, US$5) or followed by a decimal part ($1.00,
-    # $1,00). "(?!\d)" stops backtracking from turning "$12.50" into "$1".
-    r"|(?<![A-Za-z])\$(?P<index>[1-9][0-9]*)(?![0-9])(?![.,][0-9])"
-)
-
 
 @dataclass(frozen=True)
 class CommandInstruction:
@@ -76,15 +64,6 @@ class CommandInstruction:
         """The argument text exactly as typed, for ``$ARGUMENTS``."""
         parsed = _parse_command_line(self.original_string)
         return parsed[1] if parsed is not None else ""
-
-
-@dataclass(frozen=True)
-class FileReference:
-    """An ``@name`` document reference; ``rejected_reason`` is None when usable."""
-
-    name: str
-    original_string: str
-    rejected_reason: str | None
 
 
 @dataclass(frozen=True)
@@ -106,70 +85,29 @@ class _Line:
     command: CommandInstruction | None = None
 
 
-def execute(
-    content: str, *, resolve_reference: ReferenceResolver | None = None
-) -> PreprocessingResult:
+def execute(content: str) -> PreprocessingResult:
     """Extract commands and document references from a user message.
 
     ``cleaned_content`` is the message without its command lines, with blank
-    runs collapsed and outer whitespace trimmed. Each usable ``@name`` is passed
-    to ``resolve_reference`` (once per distinct name); its text replaces the
-    first ``@name`` in the prose as a ``[document: name]`` block. References that
-    sit on a skill command line keep the literal ``@name`` in the command's args
-    and have their block appended to ``cleaned_content`` instead. Shell command
-    lines are not scanned: their arguments go verbatim to a program, for which
-    ``@`` has its own meaning (``curl -d @body.json``).
+    runs collapsed and outer whitespace trimmed. ``references`` lists each
+    distinct ``@name`` on a prose or skill command line, in order of first
+    mention, with why it is refused when it is path-like; the documents layer
+    looks the usable ones up (``documents.services.reference_blocks``). Shell
+    command lines are not scanned: their arguments go verbatim to a program,
+    for which ``@`` has its own meaning (``curl -d @body.json``).
 
     ``should_halt_conversation`` is True when the message holds commands and no
-    other text; appended document blocks do not count as text.
+    other text.
     """
     lines = _classify_lines(content)
     commands = tuple(line.command for line in lines if line.command is not None)
     kept = _tidy_lines([line for line in lines if line.kind != "command"])
-
-    documents = _Documents(resolve_reference)
-    for line in lines:
-        documents.collect(line)
-    prose = "\n".join(documents.expand(line) for line in kept).strip()
-
     return PreprocessingResult(
-        cleaned_content=_append_blocks(prose, documents.unexpanded_blocks()),
+        cleaned_content="\n".join(line.text for line in kept).strip(),
         commands=commands,
         should_halt_conversation=bool(commands) and not _has_text(kept),
-        references=documents.references(),
+        references=_references(lines),
     )
-
-
-def render_arguments(
-    template: str,
-    args: Sequence[str],
-    *,
-    raw_arguments: str,
-    skill_root: str = "",
-) -> str:
-    """Substitute argument placeholders in a command template.
-
-    ``$ARGUMENTS`` becomes ``raw_arguments``; ``$1``…``$N`` the 1-based
-    positional args (empty when missing; ``$10`` is the tenth); ``${SKILL_ROOT}``
-    becomes ``skill_root``; ``\\$`` is a literal ``$``. Amounts are left alone:
-    ``$<digits>`` is not a placeholder when a letter precedes the ``$`` (``R$1``)
-    or a ``.``/``,`` plus digit follows the number (``$1.00``). Anything else,
-    such as ``$0`` or ``$HOME``, stays literal. Substitution is single-pass, so
-    placeholders inside argument values are never expanded.
-    """
-
-    def substitute(match: re.Match[str]) -> str:
-        if match.group("escaped"):
-            return "$"
-        if match.group("arguments"):
-            return raw_arguments
-        index = match.group("index")
-        if index is None:
-            return skill_root
-        position = int(index) - 1
-        return args[position] if position < len(args) else ""
-
-    return _PLACEHOLDER.sub(substitute, template)
 
 
 def _classify_lines(content: str) -> list[_Line]:
@@ -293,70 +231,14 @@ def _rejection_reason(name: str) -> str | None:
     return None
 
 
-def _document_block(name: str, content: str) -> str:
-    """A resolved document, delimited so the model can tell it from prose."""
-    body = content.rstrip("\n")
-    return f"[document: {name}]\n{body}\n[/document]"
-
-
-def _append_blocks(prose: str, blocks: list[str]) -> str:
-    """Prose followed by document blocks, separated by blank lines."""
-    return "\n\n".join(part for part in (prose, *blocks) if part)
-
-
-class _Documents:
-    """Collects references in message order and resolves each name once."""
-
-    def __init__(self, resolve: ReferenceResolver | None) -> None:
-        self._resolve = resolve
-        self._references: dict[str, FileReference] = {}
-        self._contents: dict[str, str] = {}
-        self._expanded: set[str] = set()
-
-    def collect(self, line: _Line) -> None:
-        """Record the references on a prose or skill command line."""
-        scanned = line.kind == "text" or (
-            line.command is not None and line.command.type == "skill"
-        )
+def _references(lines: Sequence[_Line]) -> tuple[FileReference, ...]:
+    """Every distinct ``@name`` on prose and skill command lines, in order of first mention."""
+    found: dict[str, FileReference] = {}
+    for line in lines:
+        scanned = line.kind == "text" or (line.command is not None and line.command.type == "skill")
         if not scanned:
-            return
+            continue
         for _, _, name in _find_references(line.text):
-            if name not in self._references:
-                self._references[name] = self._reference(name)
-
-    def expand(self, line: _Line) -> str:
-        """The line with the first mention of each resolved document expanded."""
-        if line.kind != "text":
-            return line.text
-        parts: list[str] = []
-        position = 0
-        for start, end, name in _find_references(line.text):
-            if name in self._contents and name not in self._expanded:
-                self._expanded.add(name)
-                parts += [line.text[position:start], _document_block(name, self._contents[name])]
-                position = end
-        parts.append(line.text[position:])
-        return "".join(parts)
-
-    def unexpanded_blocks(self) -> list[str]:
-        """Blocks for resolved documents mentioned only on command lines."""
-        return [
-            _document_block(name, content)
-            for name, content in self._contents.items()
-            if name not in self._expanded
-        ]
-
-    def references(self) -> tuple[FileReference, ...]:
-        """Every distinct reference, in order of first mention."""
-        return tuple(self._references.values())
-
-    def _reference(self, name: str) -> FileReference:
-        original = f"@{name}"
-        reason = _rejection_reason(name)
-        if reason is None and self._resolve is not None:
-            content = self._resolve(name)
-            if content is None:
-                reason = UNKNOWN_DOCUMENT
-            else:
-                self._contents[name] = content
-        return FileReference(name=name, original_string=original, rejected_reason=reason)
+            if name not in found:
+                found[name] = FileReference(name=name, original_string=f"@{name}", rejected_reason=_rejection_reason(name))
+    return tuple(found.values())

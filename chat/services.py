@@ -1,6 +1,7 @@
 """The message service: one user message, from the API to a dispatched reply.
 
-Read top to bottom, ``submit_message`` is the spine of the product (see README).
+``submit_message`` is the spine of the product (README "Architecture", DESIGN.md §1):
+each of its steps is a function below, in the order they run.
 """
 
 from __future__ import annotations
@@ -11,35 +12,51 @@ import logging
 from collections.abc import Callable
 from dataclasses import dataclass
 from datetime import timedelta
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from django.conf import settings
 from django.db import IntegrityError, transaction
-from django.utils import timezone
+from django.utils import timezone, translation
 
+from documents.analysis import Analysis
+from documents.language import detect_language
+from documents.listing import DocumentInfo
+from documents.models import ChatDocument
 from documents.services import (
+    ReferencedDocuments,
     analyze_message,
     attach_documents,
+    conversation_documents,
     document_tools,
     documents_section,
+    infos_of,
     reference_blocks,
 )
+from lifeassistant.db import retry_once_on_conflict
 from lifeassistant.models import Profile
-from skills.services import current_catalog, plan_skills, route_if_unmatched
-from skills.skills_context import skills_prompt
+from skills.catalog_prompt import skills_prompt
+from skills.services import Catalog, SkillPlan, current_catalog, plan_skills, route_if_unmatched
 
-from .actions import apply_confirmation, withdraw_for_failed_reply
-from .commands import plan_commands
-from .context import context_tools, prompt_section_for
-from .models import Conversation, IdempotencyRecord, Message
+from .actions import apply_confirmation, withdraw_for_failed_reply, withdraw_for_stopped_reply
+from .answering import fail
+from .reply_progress import clear_events, publish_final
+from .commands import CommandPlan, plan_commands
+from .language import SUPPORTED, django_language, fallback_language
+from .limits import bounded
+from .memory import memory_section
+from .light_context_store import context_tools, prompt_section_for
+from .models import lock_conversation, Conversation, IdempotencyRecord, Message
+from .preprocessor import PreprocessingResult
 from .preprocessor import execute as preprocess
+from .tasks import queue_reply
 
+if TYPE_CHECKING:
+    from django.contrib.auth.models import User
 
 logger = logging.getLogger(__name__)
 
 # How long past the task's hard time limit a reply must wait before it counts as stuck.
 STUCK_GRACE_SECONDS = 30
-
 
 @dataclass(frozen=True)
 class Submission:
@@ -51,94 +68,279 @@ class IdempotencyConflict(Exception):
     """The Idempotency-Key was already used with a different request."""
 
 
-def submit_message(*, user: Any, conversation: Conversation, content: str) -> Submission:
-    """Store the user's message and its reply, queueing the tool loop when the model must answer.
+@dataclass(frozen=True)
+class Understood:
+    """What steps 1–2 made of the message: its commands, intent, documents and language."""
 
-    1. preprocess  `/skill args`, `!shell`, `@document` references      (chat.preprocessor)
-    2. commands    help / unknown command / shell output answer at once (chat.commands)
-    3. analyze     clean intent, pasted context → documents, language   (documents.services)
-    4. skills      triggers → inertia (on the locked conversation) → composition
-    5. context     light context cleared, or shown when the message refers back
-    6. persist     user message, documents, pending reply: one transaction
-    7. dispatch    the tool loop on Celery, after commit
+    preprocessed: PreprocessingResult
+    commands: CommandPlan
+    analysis: Analysis
+    referenced: ReferencedDocuments
+    intent: str
+
+    @property
+    def needs_model(self) -> bool:
+        """False when a command (/help, shell output, unknown command) already answered."""
+        return self.commands.reply is None
+
+
+def submit_message(
+    *, user: User, conversation: Conversation, content: str, accept_language: str | None = None
+) -> Submission:
+    """Store the user's message and its reply, queueing the reply task when the model must answer.
+
+    ``accept_language`` (the request's header) decides the language of a first message
+    too short to tell its own, when neither the conversation nor the profile has one.
     """
-    profile = Profile.for_user(user)
+    profile = profile_for(user, conversation)
     catalog = current_catalog()
-    preprocessed = preprocess(content)
-    commands = plan_commands(
-        preprocessed, skills=catalog.skills, preferences=profile.preferences, is_staff=user.is_staff
+    understood = understand(
+        content, user=user, conversation=conversation, profile=profile, catalog=catalog, accept_language=accept_language
     )
-    analysis = analyze_message(commands.model_text or content, previous_language=profile.language)
-    # Referenced documents are added after the analysis, so they are not extracted again.
-    referenced = reference_blocks(user=user, conversation=conversation, references=preprocessed.references)
-    intent = join_sections(analysis.intent, referenced.text)
-    routed = None
-    if commands.reply is None:
-        routed = route_if_unmatched(
-            conversation=conversation, text=intent, preferences=profile.preferences, explicit=commands.explicit_skill
-        )
-    with transaction.atomic():
-        # Locking the conversation serialises concurrent messages of one conversation,
-        # so the skill-inertia state is read and written atomically.
-        locked = Conversation.objects.select_for_update().get(pk=conversation.pk)
-        previous_skills = list(locked.active_skills or [])
-        plan = plan_skills(
-            conversation=locked,
-            text=intent,
-            preferences=profile.preferences,
-            explicit=commands.explicit_skill,
-            explicit_args=commands.skill_args,
-            explicit_raw_arguments=commands.skill_raw_arguments,
-            extra_tools=(
-                *document_tools(locked, needed=bool(analysis.items) or referenced.needs_reader),
-                *context_tools(locked),
-            ),
-            routed=routed,
-        )
-        user_message = Message.objects.create(
-            conversation=locked,
-            role=Message.Role.USER,
-            status=Message.Status.DONE,
-            content=content,
-            intent=intent if intent != content else "",
-            language=analysis.language or "",
-        )
-        attach_documents(user_message, analysis.items)
-        ledger = plan.ledger_fields()
-        ledger["system_prompt"] = join_sections(
-            ledger["system_prompt"],
-            skills_prompt(catalog.skills, profile.preferences),
-            documents_section(locked),
-            prompt_section_for(
-                locked,
-                intent,
+    routed = route_before_lock(understood, conversation=conversation, profile=profile)
+    def store() -> tuple[Message, Message]:
+        with transaction.atomic():
+            # Locking the conversation serialises its messages, so the skill-inertia state
+            # is read and written atomically (lock order: conversation, then actions).
+            locked = lock_conversation(conversation.pk)
+            previous_skills = list(locked.active_skills or [])
+            listed = conversation_documents(locked)
+            plan = detect_and_compose(understood, conversation=locked, profile=profile, routed=routed, listed=listed)
+            user_message, attached = persist_user_message(locked, content=content, understood=understood, listed=listed)
+            system_prompt = system_prompt_for(
+                plan,
+                understood,
+                conversation=locked,
+                profile=profile,
+                catalog=catalog,
                 previous_skills=previous_skills,
-                new_skills=ledger["active_skills"],
-                reason=plan.reason,
-            ),
-        )
-        assistant_message = Message.objects.create(
-            conversation=locked,
-            role=Message.Role.ASSISTANT,
-            status=Message.Status.PENDING if commands.reply is None else Message.Status.DONE,
-            reply_to=user_message,
-            content=commands.reply or "",
-            finished_at=None if commands.reply is None else timezone.now(),
-            **ledger,
-        )
-        if assistant_message.status == Message.Status.PENDING:
-            # "sim" / "não" answers the actions the last reply proposed; the model sees the outcome.
-            apply_confirmation(conversation=locked, text=content, user=user, reply=assistant_message)
-        if commands.reply is None or commands.explicit_skill:
-            plan.apply_state(locked)  # /help, shell output and unknown commands leave inertia alone
-        if not locked.title:
-            locked.title = _title_from(content)
-        locked.save()
-        if commands.reply is None:
-            dispatch_reply(assistant_message)
-    if analysis.language and analysis.language != profile.language:
-        Profile.objects.filter(pk=profile.pk).update(language=analysis.language)
+                listed=[*listed, *infos_of(attached)],
+            )
+            assistant_message = persist_reply(locked, user_message, plan=plan, system_prompt=system_prompt, understood=understood)
+            if understood.needs_model:
+                # "sim" / "não" answers the actions the last reply proposed; the model sees the outcome.
+                if apply_confirmation(conversation=locked, text=content, user=user, reply=assistant_message):
+                    forget_relations(assistant_message)  # the outcomes are tool calls of the new reply
+            save_conversation_state(locked, plan, understood=understood, content=content)
+            if understood.needs_model:
+                dispatch_reply(assistant_message)
+        return user_message, assistant_message
+
+    # A deadlock or serialization failure rolls the whole transaction back: once more.
+    user_message, assistant_message = retry_once_on_conflict(store)
+    follow_language(profile, understood.analysis.language)
     return Submission(user_message, assistant_message)
+
+
+def profile_for(user: User, conversation: Conversation) -> Profile:
+    """The user's profile: the one loaded with the conversation when the view asked
+    for it (``select_related("owner__profile")``, no extra query), else from the database."""
+    if Conversation.owner.is_cached(conversation):
+        owner = conversation.owner
+        if type(owner).profile.is_cached(owner):
+            try:
+                return owner.profile
+            except Profile.DoesNotExist:
+                pass
+    return Profile.for_user(user)
+
+
+def understand(
+    content: str,
+    *,
+    user: User,
+    conversation: Conversation,
+    profile: Profile,
+    catalog: Catalog,
+    accept_language: str | None = None,
+) -> Understood:
+    """Steps 1–2: preprocess and analyze.
+
+    1. ``/skill args``, ``!shell`` and ``@document`` references are separated from the
+       prose; /help, unknown commands and shell output answer at once (chat.commands),
+       in the message's language.
+    2. The prose becomes a clean intent; bulky pasted content becomes context items
+       (documents later), and the language is detected (documents.services): a message
+       too short to tell keeps the conversation's, else the profile's, else the
+       browser's language (chat.language). Referenced documents are appended after the
+       analysis, so they are not extracted again.
+    """
+    preprocessed = preprocess(content)
+    known = fallback_language(conversation.language, profile.language, accept_language)
+    with translation.override(django_language(detect_language(content, previous=known))):
+        commands = plan_commands(
+            preprocessed,
+            skills=catalog.skills,
+            preferences=profile.preferences,
+            is_staff=user.is_staff,
+            disabled=profile.disabled_skills,
+        )
+    analysis = analyze_message(commands.model_text or content, previous_language=known)
+    referenced = reference_blocks(user=user, conversation=conversation, references=preprocessed.references)
+    intent = bounded(join_sections(analysis.intent, referenced.text), settings.INTENT_MAX_CHARS)
+    return Understood(preprocessed, commands, analysis, referenced, intent)
+
+
+def route_before_lock(understood: Understood, *, conversation: Conversation, profile: Profile) -> str | None:
+    """The semantic router's skill for a message no trigger or inertia claims (None if off).
+
+    A model call, so it runs before the conversation is locked: other messages of the
+    conversation must not wait behind it.
+    """
+    if not understood.needs_model:
+        return None
+    return route_if_unmatched(
+        conversation=conversation,
+        text=understood.intent,
+        preferences=profile.preferences,
+        explicit=understood.commands.explicit_skill,
+        disabled=profile.disabled_skills,
+    )
+
+
+def detect_and_compose(
+    understood: Understood,
+    *,
+    conversation: Conversation,
+    profile: Profile,
+    routed: str | None,
+    listed: list[DocumentInfo],
+) -> SkillPlan:
+    """Steps 3–4: triggers → inertia on the locked conversation, then tools, prompt, tone
+    and temperature composed from the active skills (skills.services.plan_skills)."""
+    commands = understood.commands
+    return plan_skills(
+        conversation=conversation,
+        text=understood.intent,
+        preferences=profile.preferences,
+        explicit=commands.explicit_skill,
+        explicit_args=commands.skill_args,
+        explicit_raw_arguments=commands.skill_raw_arguments,
+        extra_tools=(
+            *document_tools(listed, needed=bool(understood.analysis.items) or understood.referenced.needs_reader),
+            *context_tools(conversation, understood.intent),
+        ),
+        routed=routed,
+        disabled=profile.disabled_skills,
+    )
+
+
+def persist_user_message(
+    conversation: Conversation, *, content: str, understood: Understood, listed: list[DocumentInfo]
+) -> tuple[Message, list[ChatDocument]]:
+    """Step 6a: the user's message, verbatim, with its intent and its extracted documents."""
+    intent = understood.intent
+    user_message = Message.objects.create(
+        conversation=conversation,
+        role=Message.Role.USER,
+        status=Message.Status.DONE,
+        content=content,
+        intent=intent if intent != content else "",
+        language=understood.analysis.language or "",
+    )
+    attached = attach_documents(user_message, understood.analysis.items, listed=listed)
+    remember_relations(user_message, documents=attached)
+    return user_message, attached
+
+
+def system_prompt_for(
+    plan: SkillPlan,
+    understood: Understood,
+    *,
+    conversation: Conversation,
+    profile: Profile,
+    catalog: Catalog,
+    previous_skills: list[str],
+    listed: list[DocumentInfo],
+) -> str:
+    """Steps 4–5: the composed prompt, the skills catalog, what is known about the user
+    (profile and knowledge items, chat.memory), AVAILABLE_DOCUMENTS, and the light
+    context (cleared on closing words, shown when the message refers back)."""
+    composition = plan.composition
+    return join_sections(
+        composition.system_prompt,
+        skills_prompt(catalog.skills, profile.preferences, profile.disabled_skills),
+        memory_section(profile, composition.skill_names),
+        documents_section(listed),
+        prompt_section_for(
+            conversation,
+            understood.intent,
+            previous_skills=previous_skills,
+            new_skills=list(composition.skill_names),
+            reason=plan.reason,
+        ),
+    )
+
+
+def persist_reply(
+    conversation: Conversation, user_message: Message, *, plan: SkillPlan, system_prompt: str, understood: Understood
+) -> Message:
+    """Step 6b: the assistant's reply, pending for the model or already answered by a
+    command, with the skills ledger of the plan."""
+    reply = understood.commands.reply
+    message = Message.objects.create(
+        conversation=conversation,
+        role=Message.Role.ASSISTANT,
+        status=Message.Status.PENDING if reply is None else Message.Status.DONE,
+        reply_to=user_message,
+        content=bounded(reply or "", settings.REPLY_MAX_CHARS),
+        finished_at=None if reply is None else timezone.now(),
+        # The reply's fixed texts (action summaries, notices) follow the message's language.
+        language=understood.analysis.language or "",
+        **{**plan.ledger_fields(), "system_prompt": system_prompt},
+    )
+    return remember_relations(message)
+
+
+RELATIONS = ("tool_calls", "pending_actions", "documents")
+
+
+def remember_relations(message: Message, **known: list[Any]) -> Message:
+    """Hand the serializer a just-created message's relations from memory, as
+    ``prefetch_related`` would: a message created a moment ago has no tool calls or
+    pending actions yet, and its documents are the ones just attached. The 202 then
+    costs no query per relation."""
+    cache: dict[str, Any] = {}
+    for name in RELATIONS:
+        queryset = getattr(message, name).all()
+        queryset._result_cache = list(known.get(name, ()))
+        queryset._prefetch_done = True
+        cache[name] = queryset
+    message._prefetched_objects_cache = cache  # type: ignore[attr-defined]
+    return message
+
+
+def forget_relations(message: Message) -> None:
+    """Relations are read from the database again (rows were added since ``remember_relations``)."""
+    message.__dict__.pop("_prefetched_objects_cache", None)
+
+
+def save_conversation_state(conversation: Conversation, plan: SkillPlan, *, understood: Understood, content: str) -> None:
+    """The new inertia state, the language and a first title, saving only those fields.
+
+    /help, shell output and unknown commands leave inertia alone.
+    """
+    fields: list[str] = []
+    if understood.needs_model or understood.commands.explicit_skill:
+        fields += plan.apply_state(conversation)
+    language = understood.analysis.language
+    if language and language != conversation.language:
+        conversation.language = language
+        fields.append("language")
+    if not conversation.title:
+        conversation.title = _title_from(content)
+        fields.append("title")
+    if fields:
+        conversation.save(update_fields=[*fields, "updated_at"])
+
+
+def follow_language(profile: Profile, language: str | None) -> None:
+    """A profile without a language takes the first one the user writes in (pt, en or es).
+
+    Only an unset language is filled: one the user chose (``PATCH /api/v1/me/``) stays.
+    """
+    if language in SUPPORTED and not profile.language:
+        Profile.objects.filter(pk=profile.pk, language="").update(language=language)
 
 
 def join_sections(*sections: str) -> str:
@@ -147,17 +349,14 @@ def join_sections(*sections: str) -> str:
 
 
 def dispatch_reply(assistant_message: Message) -> None:
-    """Queue the tool loop for ``assistant_message`` after the current transaction commits.
+    """Step 7: queue the reply task for ``assistant_message`` after the current transaction commits.
 
     A broker that refuses the task fails the reply at once, so the user sees an error
     and can retry instead of waiting on a reply nothing will ever answer.
     """
-    from .answering import fail
-    from .tasks import run_tool_loop  # the task module imports this one
-
     def send() -> None:
         try:
-            run_tool_loop.delay(assistant_message.pk)
+            queue_reply(assistant_message.pk)
         except Exception:
             logger.exception("could not queue reply %s", assistant_message.pk)
             fail(assistant_message, "The assistant could not be reached. Please retry.")
@@ -176,21 +375,50 @@ def can_retry(message: Message) -> bool:
     return message.status in (Message.Status.PENDING, Message.Status.RUNNING) and waiting_since < stuck_since
 
 
-def retry_reply(assistant_message: Message) -> Message:
-    """Put a failed (or stuck) reply back in the queue; see ``can_retry``."""
+def retry_reply(assistant_message: Message) -> Message | None:
+    """Put a failed (or stuck) reply back in the queue; None when it cannot be (see ``can_retry``).
+
+    Checked again under the row lock, so of two concurrent retries one queues the reply
+    and the other gets None. The new queueing time goes in ``started_at`` (the claim
+    overwrites it when a worker starts), so a queued retry is not "stuck" until the time
+    limit passes again: a second retry meanwhile is refused.
+    """
     with transaction.atomic():
         locked = Message.objects.select_for_update().get(pk=assistant_message.pk)
-        if can_retry(locked):
-            # The new run starts over: the old run's offers must not run, and its tool
-            # calls go (confirmed writes, iteration 0, stay).
-            withdraw_for_failed_reply(locked)
-            locked.tool_calls.filter(iteration__gte=1).delete()
-            Message.objects.filter(pk=locked.pk).update(
-                status=Message.Status.PENDING, error="", started_at=None, finished_at=None, content=""
-            )
-            dispatch_reply(locked)
+        if not can_retry(locked):
+            return None
+        # The new run starts over: the old run's offers must not run, and its tool
+        # calls go (confirmed writes, iteration 0, stay).
+        withdraw_for_failed_reply(locked)
+        locked.tool_calls.filter(iteration__gte=1).delete()
+        Message.objects.filter(pk=locked.pk).update(
+            status=Message.Status.PENDING, error="", started_at=timezone.now(), finished_at=None, content=""
+        )
+        # The old run's log ended with its final event; the new run streams a new one.
+        transaction.on_commit(lambda: clear_events(locked.pk))
+        dispatch_reply(locked)
     assistant_message.refresh_from_db()
     return assistant_message
+
+
+def cancel_reply(assistant_message: Message) -> Message:
+    """Stop a pending or running reply (idempotent): it becomes ``cancelled``.
+
+    Its text so far stays; what it proposed is withdrawn at once (and again by the
+    worker, for proposals made before it noticed). The worker notices within a batch of
+    text or before its next tool call, closes the model stream and records the usage.
+    A reply nobody runs yet (pending) gets its final event here. A reply that already
+    ended is returned unchanged.
+    """
+    with transaction.atomic():
+        locked = Message.objects.select_for_update().get(pk=assistant_message.pk)
+        was = locked.status
+        if locked.role == Message.Role.ASSISTANT and was in (Message.Status.PENDING, Message.Status.RUNNING):
+            Message.objects.filter(pk=locked.pk).update(status=Message.Status.CANCELLED, finished_at=timezone.now())
+            withdraw_for_stopped_reply(locked)
+            if was == Message.Status.PENDING:
+                transaction.on_commit(lambda: publish_final(locked.pk))
+    return Message.objects.prefetch_related("tool_calls", "documents", "pending_actions").get(pk=assistant_message.pk)
 
 
 def request_fingerprint(*, conversation_id: int, body: Any) -> str:
@@ -199,7 +427,7 @@ def request_fingerprint(*, conversation_id: int, body: Any) -> str:
     return hashlib.sha256(canonical.encode("utf-8")).hexdigest()
 
 
-def replay_or_none(*, user: Any, key: str, fingerprint: str) -> dict[str, Any] | None:
+def replay_or_none(*, user: User, key: str, fingerprint: str) -> dict[str, Any] | None:
     """The stored first response for this key, None when the key is new.
 
     Raises ``IdempotencyConflict`` when the key was used for a different request.
@@ -214,12 +442,13 @@ def replay_or_none(*, user: Any, key: str, fingerprint: str) -> dict[str, Any] |
 
 def submit_message_once(
     *,
-    user: Any,
+    user: User,
     conversation: Conversation,
     content: str,
     key: str,
     fingerprint: str,
     render: Callable[[Submission], dict[str, Any]],
+    accept_language: str | None = None,
 ) -> tuple[dict[str, Any], bool]:
     """``submit_message`` guarded by an Idempotency-Key: (response body, created).
 
@@ -231,7 +460,9 @@ def submit_message_once(
         return stored, False
     try:
         with transaction.atomic():
-            body = render(submit_message(user=user, conversation=conversation, content=content))
+            body = render(
+                submit_message(user=user, conversation=conversation, content=content, accept_language=accept_language)
+            )
             IdempotencyRecord.objects.create(owner=user, key=key, fingerprint=fingerprint, response_body=body)
     except IntegrityError:
         stored = replay_or_none(user=user, key=key, fingerprint=fingerprint)

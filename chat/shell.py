@@ -1,8 +1,11 @@
 """Guarded runner for ``!command`` shell instructions.
 
 Users of a hosted service must not be able to run programs on its servers, so
-execution is refused unless a policy enables it, and even then only for staff
-and only for allowlisted executables. When a command does run, it gets no
+execution is refused unless a policy enables it, and even then only for staff,
+only for allowlisted executables, and only with the arguments each one permits
+(``ARGUMENT_RULES``): named options and a pattern for operands, or no arguments
+at all. So ``date -f /etc/passwd`` (read a file) and ``date -s …`` (set the clock)
+never run, and no argument names a file. When a command does run, it gets no
 shell (``;``, ``|`` and ``$()`` reach the program as literal arguments), no
 stdin, an environment holding only ``PATH``, an empty scratch working
 directory, a time limit and a cap on the output it can return.
@@ -19,7 +22,8 @@ import signal
 import subprocess
 import tempfile
 import time
-from dataclasses import dataclass
+from collections.abc import Mapping
+from dataclasses import dataclass, field
 from typing import IO, cast
 
 from chat.preprocessor import CommandInstruction
@@ -33,6 +37,46 @@ _BACKTICK_RUN = re.compile(r"`+")
 
 
 @dataclass(frozen=True)
+class ArgumentRule:
+    """The arguments one command may take: exact option tokens, and operands matching a pattern.
+
+    ``operands`` is a regular expression each operand must match in full; None means
+    no operands. An argument starting with "-" is an option and must be listed.
+    """
+
+    options: frozenset[str] = frozenset()
+    operands: str | None = None
+    shown: str = ""  # how the permitted arguments read in a refusal
+
+    def problem(self, args: tuple[str, ...]) -> str | None:
+        """Why ``args`` may not be passed, or None when they may."""
+        for arg in args:
+            if arg.startswith("-") and arg != "-":
+                if arg not in self.options:
+                    return f"the option '{arg}' is not permitted"
+            elif self.operands is None or not re.fullmatch(self.operands, arg):
+                return f"the argument '{arg}' is not permitted"
+        return None
+
+
+# What each allowlisted command may be given. A command allowlisted by SHELL_ALLOWLIST
+# without a rule here runs with no arguments at all.
+ARGUMENT_RULES: Mapping[str, ArgumentRule] = {
+    # Show the time: UTC or a standard format, or "+FORMAT". Never -f/--file (reads a
+    # file), -r/--reference (stats a file), -s/--set or an MMDDhhmm operand (sets the clock).
+    "date": ArgumentRule(
+        options=frozenset({"-u", "--utc", "--universal", "-R", "--rfc-email", "-I", "--iso-8601"}),
+        operands=r"\+[^\n]{1,100}",
+        shown="-u, -R, -I, +FORMAT",
+    ),
+    # Text to print back; echo opens nothing.
+    "echo": ArgumentRule(options=frozenset({"-n"}), operands=r"[^\n]{0,200}", shown="-n and words"),
+    "uptime": ArgumentRule(options=frozenset({"-p", "--pretty"}), shown="-p"),
+}
+NO_ARGUMENTS = ArgumentRule(shown="no arguments")
+
+
+@dataclass(frozen=True)
 class ShellPolicy:
     """Whether and how shell commands may run."""
 
@@ -40,6 +84,10 @@ class ShellPolicy:
     allowlist: frozenset[str]
     timeout_seconds: float
     output_cap_bytes: int
+    arguments: Mapping[str, ArgumentRule] = field(default_factory=lambda: ARGUMENT_RULES)
+
+    def rule_for(self, name: str) -> ArgumentRule:
+        return self.arguments.get(name, NO_ARGUMENTS)
 
 
 @dataclass(frozen=True)
@@ -71,7 +119,7 @@ def run_command(
     """
     if command.type != "shell":
         raise ValueError(f"not a shell command: {command.original_string!r}")
-    refusal = _refusal(command.name, policy, is_staff=is_staff)
+    refusal = _refusal(command.name, policy, is_staff=is_staff) or _argument_refusal(command, policy)
     if refusal is not None:
         return _refused(refusal)
     executable = shutil.which(command.name, path=SAFE_PATH)
@@ -112,6 +160,14 @@ def _refusal(name: str, policy: ShellPolicy, *, is_staff: bool) -> str | None:
         allowed = ", ".join(sorted(policy.allowlist))
         return f"'{name}' is not allowed. Allowed commands: {allowed}."
     return None
+
+
+def _argument_refusal(command: CommandInstruction, policy: ShellPolicy) -> str | None:
+    rule = policy.rule_for(command.name)
+    problem = rule.problem(command.args)
+    if problem is None:
+        return None
+    return f"{problem}; '{command.name}' accepts {rule.shown or 'no arguments'}."
 
 
 def _refused(reason: str) -> ShellOutcome:

@@ -3,29 +3,79 @@
 from __future__ import annotations
 
 import logging
+import threading
+from concurrent.futures import ThreadPoolExecutor
+from typing import Any
 
 from celery import shared_task
 from celery.exceptions import SoftTimeLimitExceeded
+from django.conf import settings
+from django.db import connections
+from django.utils import translation
+from django.utils.translation import gettext as _
 
 from .answering import answer, claim, fail
-from .llm import LLMError
+from .language import django_language
+from .reply_progress import publish_final
+from lifeassistant.llm import LLMError
 
 logger = logging.getLogger(__name__)
 
 
-@shared_task(name="chat.run_tool_loop", acks_late=True)
-def run_tool_loop(message_id: int) -> None:
+# Late acknowledgement, and a task whose worker process dies is rejected back to the
+# queue at once (settings: CELERY_TASK_ACKS_LATE, CELERY_TASK_REJECT_ON_WORKER_LOST).
+@shared_task(bind=True, name="chat.generate_reply", acks_late=True, reject_on_worker_lost=True)
+def generate_reply(self: Any, message_id: int) -> None:
     """Answer the pending assistant message ``message_id`` (a second delivery is a no-op)."""
-    message = claim(message_id)
+    redelivered = bool((self.request.delivery_info or {}).get("redelivered"))
+    message = claim(message_id, redelivered=redelivered)
     if message is None:
         logger.info("message %s already claimed; skipping duplicate delivery", message_id)
+        # A reply stopped while its worker was gone still owes its log a final event.
+        publish_final(message_id)
         return
+    # Fixed texts of the reply (action summaries, notices) follow the user's message.
+    with translation.override(django_language(message.language)):
+        try:
+            answer(message, restarted=redelivered)
+        except LLMError as exc:
+            fail(message, str(exc))
+        except SoftTimeLimitExceeded:
+            fail(message, _("The assistant took too long to answer. Please retry."))
+        except Exception:
+            logger.exception("tool loop for message %s crashed", message_id)
+            fail(message, _("An internal error stopped the assistant. Please retry."))
+
+
+_embedded_pool: ThreadPoolExecutor | None = None
+_embedded_pool_lock = threading.Lock()
+
+
+def queue_reply(message_id: int) -> None:
+    """Hand the reply to whatever runs replies, without waiting for it.
+
+    With a broker, a Celery worker. On the embedded defaults Celery's eager mode would
+    run the task on the request thread, so the task's function runs in a small thread
+    pool of this process instead (``EMBEDDED_REPLY_THREADS``; 0 keeps it inline).
+    """
+    if not generate_reply.app.conf.task_always_eager or settings.EMBEDDED_REPLY_THREADS == 0:
+        generate_reply.delay(message_id)
+        return
+    _pool().submit(_run_embedded, message_id)
+
+
+def _pool() -> ThreadPoolExecutor:
+    global _embedded_pool
+    with _embedded_pool_lock:
+        if _embedded_pool is None:
+            _embedded_pool = ThreadPoolExecutor(settings.EMBEDDED_REPLY_THREADS, thread_name_prefix="reply")
+        return _embedded_pool
+
+
+def _run_embedded(message_id: int) -> None:
     try:
-        answer(message)
-    except LLMError as exc:
-        fail(message, str(exc))
-    except SoftTimeLimitExceeded:
-        fail(message, "The assistant took too long to answer. Please retry.")
-    except Exception:
-        logger.exception("tool loop for message %s crashed", message_id)
-        fail(message, "An internal error stopped the assistant. Please retry.")
+        generate_reply(message_id)
+    except Exception:  # the task handles its own failures; this is the last resort
+        logger.exception("embedded reply %s crashed", message_id)
+    finally:
+        connections.close_all()  # this thread's connections are its own

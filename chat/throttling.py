@@ -1,38 +1,140 @@
-"""Sign-in throttling: attempts per client IP, one budget for the API token and the web login.
+"""Throttles: sign-in attempts (per client IP and per username) and message creation.
 
-The rate is ``LOGIN_RATE`` (``DEFAULT_THROTTLE_RATES["login"]``). Counts live in the
-default cache, so every process behind a shared cache (Redis) sees the same budget.
+Every sign-in — ``POST /api/v1/auth/token/``, the web ``/login/`` and the admin's
+``/admin/login/`` — spends one attempt of the client IP's budget (``LOGIN_RATE``) and
+one of the claimed username's (``LOGIN_USERNAME_RATE``). Counts live in the default
+cache, so every process behind a shared cache (Redis) sees the same budgets. A cache
+that is down does not block anyone: the throttles fail open and log it.
 """
 
 from __future__ import annotations
 
+import hashlib
+import math
 from typing import Any, cast
 
+from django.core.exceptions import ValidationError
 from django.http import HttpRequest
 from rest_framework.request import Request
 from rest_framework.settings import api_settings
-from rest_framework.throttling import SimpleRateThrottle
+from rest_framework.throttling import ScopedRateThrottle, SimpleRateThrottle
 from rest_framework.views import APIView
 
+from lifeassistant.cache import CACHE_ERRORS, log_cache_fault
 
-class LoginRateThrottle(SimpleRateThrottle):
+SIGN_IN_THROTTLED = "Too many sign-in attempts. Try again in a minute."
+_FORM_TYPES = ("application/x-www-form-urlencoded", "multipart/form-data")
+
+
+class FailOpen:
+    """A throttle that lets the request through when its cache is unreachable."""
+
+    def allow_request(self, request: Any, view: Any) -> bool:
+        try:
+            return bool(super().allow_request(request, view))  # type: ignore[misc]
+        except CACHE_ERRORS as exc:
+            log_cache_fault(f"{type(self).__name__} allowed a request", exc)
+            return True
+
+
+class ConfiguredRate(SimpleRateThrottle):
+    def get_rate(self) -> str | None:
+        # Read per instance, not at import, so the configured rate always applies.
+        rate = api_settings.DEFAULT_THROTTLE_RATES.get(self.scope or "")
+        return None if rate is None else str(rate)
+
+
+class LoginRateThrottle(FailOpen, ConfiguredRate):
     """At most ``LOGIN_RATE`` sign-in attempts per client IP, whoever they claim to be.
 
-    Keyed by IP alone, never by a user: the token endpoint does not authenticate its
-    POST, and the username being guessed must not open a fresh budget. Works with a
-    DRF ``Request`` and a plain ``HttpRequest`` alike (only ``META`` is read).
+    Keyed by IP alone: the token endpoint does not authenticate its POST, and the
+    username being guessed must not open a fresh budget (``LoginUsernameThrottle``
+    adds the per-account budget). Works with a DRF ``Request`` and a plain
+    ``HttpRequest`` alike (only ``META`` is read).
     """
 
     scope = "login"
 
-    def get_rate(self) -> str | None:
-        # Read per instance, not at import, so the configured rate always applies.
-        rate = api_settings.DEFAULT_THROTTLE_RATES.get(self.scope)
-        return None if rate is None else str(rate)
-
     def get_cache_key(self, request: Any, view: Any) -> str:
         return self.cache_format % {"scope": self.scope, "ident": self.get_ident(request)}
 
-    def allows(self, request: HttpRequest) -> bool:
-        """``allow_request`` for a plain Django view (the web sign-in); the view is not used."""
-        return self.allow_request(Request(request), cast(APIView, None))
+
+class LoginUsernameThrottle(FailOpen, ConfiguredRate):
+    """At most ``LOGIN_USERNAME_RATE`` sign-in attempts per claimed username, from anywhere.
+
+    Stops guessing one account's password from many addresses. Case-folded, and
+    hashed so the cache never holds the names people typed.
+    """
+
+    scope = "login_username"
+
+    def get_cache_key(self, request: Any, view: Any) -> str | None:
+        username = claimed_username(request)
+        if username is None:
+            return None
+        digest = hashlib.sha256(username.casefold().encode("utf-8", "replace")).hexdigest()[:32]
+        return self.cache_format % {"scope": self.scope, "ident": digest}
+
+
+def claimed_username(request: Any) -> str | None:
+    """The ``username`` a sign-in request carries (form or JSON body), if any."""
+    django_request = request._request if isinstance(request, Request) else request
+    if isinstance(request, Request) and request.parsers:
+        # An API view: its own parsers read the body (JSON only, so a form is a 415
+        # here rather than a body consumed behind the parser's back).
+        data = request.data
+        value = data.get("username") if isinstance(data, dict) else None
+    elif django_request.content_type in _FORM_TYPES:
+        value = django_request.POST.get("username")
+    else:
+        value = None
+    return value.strip() if isinstance(value, str) and value.strip() else None
+
+
+def sign_in_throttles() -> list[SimpleRateThrottle]:
+    """The budgets one sign-in attempt spends (DRF ``get_throttles`` of the token view)."""
+    return [LoginRateThrottle(), LoginUsernameThrottle()]
+
+
+def sign_in_wait(request: HttpRequest) -> float | None:
+    """Spend one attempt of each budget; None when the attempt may go ahead, else seconds to wait.
+
+    For the Django sign-in forms (web and admin); the API uses ``sign_in_throttles``.
+    """
+    drf_request = Request(request)
+    waits = []
+    for throttle in sign_in_throttles():
+        if not throttle.allow_request(drf_request, cast(APIView, None)):  # the view is not read
+            waits.append(throttle.wait() or 1.0)
+    return max(waits) if waits else None
+
+
+class ThrottledSignIn:
+    """Mixin for Django's sign-in forms: over the budget, the password is never checked."""
+
+    request: HttpRequest | None
+    throttle_wait: float | None = None
+
+    def clean(self) -> dict[str, Any]:
+        if self.request is not None and self.request.method == "POST":
+            self.throttle_wait = sign_in_wait(self.request)
+            if self.throttle_wait is not None:
+                raise ValidationError(SIGN_IN_THROTTLED, code="throttled")
+        return super().clean()  # type: ignore[misc]
+
+
+def retry_after(wait: float) -> str:
+    return str(max(1, math.ceil(wait)))
+
+
+class MessageRateThrottle(FailOpen, ScopedRateThrottle):
+    """``MESSAGE_RATE`` per user for the views with ``throttle_scope = "messages"``."""
+
+
+def refuse_if_throttled(response: Any, form: Any) -> Any:
+    """A sign-in page re-rendered because of the throttle answers 429 with Retry-After."""
+    wait = getattr(form, "throttle_wait", None)
+    if wait is not None:
+        response.status_code = 429
+        response["Retry-After"] = retry_after(wait)
+    return response

@@ -1,17 +1,18 @@
 """The tool loop (skills architecture §9.4): model ⇄ tools until a final answer.
 
-Pure orchestration: it gets a completion function and an executor, so it knows
-nothing of the ORM or of Celery.
+Pure orchestration: it gets a streaming completion function, an executor and a progress
+sink, so it knows nothing of the ORM, Celery or the event log.
 """
 
 from __future__ import annotations
 
+import json
 import time
-from collections.abc import Callable
+from collections.abc import Callable, Collection, Iterator
 from dataclasses import dataclass, field
-from typing import Any
+from typing import Any, Protocol
 
-from .llm import LLMError
+from lifeassistant.llm import LLMError
 
 
 @dataclass(frozen=True)
@@ -31,60 +32,152 @@ class LoopResult:
     completion_tokens: int = 0
     cost: float | None = 0.0
     model: str = ""
-    stopped: str = ""  # '' when the model answered; otherwise why the loop stopped
+    cancelled: bool = False  # the user stopped the reply; ``content`` is the text so far
 
 
 class LoopLimitReached(LLMError):
-    """The model kept calling tools past the iteration cap or the time budget."""
+    """The time budget ran out, or the model would not answer even with tools disabled."""
 
 
-Completion = Callable[[list[dict[str, Any]]], Any]
-Executor = Callable[[int, str, str, str], str]  # (iteration, call_id, name, arguments) -> content
+class Stream(Protocol):
+    """A streamed completion (``lifeassistant.llm.CompletionStream``)."""
+
+    def __iter__(self) -> Iterator[str]: ...
+    def close(self) -> None: ...
+    def response(self) -> Any: ...
+
+
+class Progress(Protocol):
+    """Where the loop reports what it does, and learns that the user stopped it."""
+
+    def text(self, piece: str) -> None: ...
+    def tool_started(self, name: str) -> None: ...
+    def tool_finished(self, name: str, status: str) -> None: ...
+    def cancelled(self) -> bool: ...  # cheap: after each piece of text
+    def checkpoint(self) -> bool: ...  # before each tool call: may ask the store
+
+
+class Silent:
+    """Progress that goes nowhere and never stops the loop."""
+
+    def text(self, piece: str) -> None:
+        pass
+
+    def tool_started(self, name: str) -> None:
+        pass
+
+    def tool_finished(self, name: str, status: str) -> None:
+        pass
+
+    def cancelled(self) -> bool:
+        return False
+
+    def checkpoint(self) -> bool:
+        return False
+
+
+Complete = Callable[[list[dict[str, Any]], bool], Stream]  # (messages, tools enabled) -> stream
+Executor = Callable[[int, str, str, str], "ToolResult"]  # (iteration, call_id, name, arguments)
 Coster = Callable[[Any], float | None]
+
+# Between the text of two model rounds (text before a tool call, then the answer).
+ROUND_SEPARATOR = "\n\n"
+
+
+@dataclass(frozen=True)
+class ToolResult:
+    content: str  # what goes back to the model
+    status: str  # "ok", "error" or "proposed" (a write waiting for the user's confirmation)
 
 
 def run_tool_loop(
     messages: list[dict[str, Any]],
     *,
-    complete: Completion,
+    complete: Complete,
     execute: Executor,
     cost_of: Coster,
+    offered: Collection[str],
     max_iterations: int,
     time_budget_seconds: float,
+    progress: Progress | None = None,
     clock: Callable[[], float] = time.monotonic,
 ) -> LoopResult:
-    """Run completions, executing requested tools, until the model answers in text.
+    """Stream completions, executing the requested tools, until the model answers in text.
 
-    ``messages`` is extended in place with the assistant tool-call turns and tool results,
-    in the order providers require (assistant with tool_calls, then one tool message each).
-    Raises ``LoopLimitReached`` after ``max_iterations`` completions that still asked for
-    tools, or when the time budget is spent before a final answer.
+    Every round streams: its text goes to ``progress`` as it arrives. ``messages`` is
+    extended in place with the assistant tool-call turns and tool results, in the order
+    providers require. Only tools in ``offered`` run; another name is a tool error the
+    model reads. After ``max_iterations`` rounds that all asked for tools, one last call
+    with tools disabled gives the answer. The user can stop the loop (``progress.cancelled``):
+    it is checked after each piece of text and before each tool call (``checkpoint``), and a stopped loop
+    closes the model stream and returns the text so far with ``cancelled`` set.
+    Raises ``LoopLimitReached`` when the time budget is spent before a final answer.
     """
+    progress = progress or Silent()
     result = LoopResult()
+    texts: list[str] = []
     deadline = clock() + time_budget_seconds
-    for iteration in range(1, max_iterations + 1):
+    for iteration in range(1, max_iterations + 2):
+        last_call = iteration > max_iterations
         if clock() > deadline:
             raise LoopLimitReached(f"The assistant ran out of time ({time_budget_seconds:.0f} s) before answering.")
-        response = complete(messages)
+        text, response = _stream_round(complete(messages, not last_call), progress, separate=bool(texts))
         _add_usage(result, response, cost_of)
+        if text:
+            texts.append(text)
+        result.content = ROUND_SEPARATOR.join(texts).strip()
+        if progress.cancelled():
+            result.cancelled = True
+            return result
         choice = response.choices[0].message
-        tool_calls = list(getattr(choice, "tool_calls", None) or [])
+        tool_calls = [] if last_call else list(getattr(choice, "tool_calls", None) or [])
         if not tool_calls:
-            result.content = (choice.content or "").strip()
+            if last_call and not result.content:
+                raise LoopLimitReached(
+                    f"The assistant used the maximum of {max_iterations} tool steps without finishing."
+                )
             return result
         messages.append(
             {
                 "role": "assistant",
-                "content": choice.content or None,
+                "content": text or None,
                 "tool_calls": [_call_dict(call) for call in tool_calls],
             }
         )
         for call in tool_calls:
+            if progress.checkpoint():
+                result.cancelled = True
+                return result
+            name = call.function.name or ""
             arguments = call.function.arguments or "{}"
-            content = execute(iteration, call.id, call.function.name, arguments)
-            result.calls.append(ExecutedCall(iteration, call.id, call.function.name, arguments, content))
-            messages.append({"role": "tool", "tool_call_id": call.id, "content": content})
-    raise LoopLimitReached(f"The assistant used the maximum of {max_iterations} tool steps without finishing.")
+            progress.tool_started(name)
+            outcome = execute(iteration, call.id, name, arguments) if name in offered else _not_offered(name)
+            progress.tool_finished(name, outcome.status)
+            result.calls.append(ExecutedCall(iteration, call.id, name, arguments, outcome.content))
+            messages.append({"role": "tool", "tool_call_id": call.id, "content": outcome.content})
+    raise AssertionError("unreachable")  # pragma: no cover - the last call never asks for tools
+
+
+def _stream_round(stream: Stream, progress: Progress, *, separate: bool) -> tuple[str, Any]:
+    """Read one streamed completion to its end, or until the user stops the reply."""
+    pieces: list[str] = []
+    try:
+        for piece in stream:
+            if not pieces and separate:
+                progress.text(ROUND_SEPARATOR)
+            pieces.append(piece)
+            progress.text(piece)
+            if progress.cancelled():
+                break
+    finally:
+        stream.close()
+    return "".join(pieces), stream.response()
+
+
+def _not_offered(name: str) -> ToolResult:
+    """A tool the model asked for that this turn did not offer: never run, never proposed."""
+    error = f"The tool {name!r} is not available in this turn. Answer with the tools offered, or in text."
+    return ToolResult(json.dumps({"error": error}, ensure_ascii=False), "error")
 
 
 def _call_dict(call: Any) -> dict[str, Any]:

@@ -154,11 +154,6 @@ def analyze(
     return _finish(raw, started, intent, extraction.items, method, detected_language)
 
 
-def extract_user_prompt(intent: str | None, raw: str) -> str:
-    """The prompt downstream steps should see: the intent when there is one, else the raw message."""
-    return intent if intent and intent.strip() else raw
-
-
 def _ask_model(call_model: CallModel, raw: str) -> AnalyzerResult | None:
     try:
         output = call_model(ANALYZER_PROMPT, raw)

@@ -14,7 +14,10 @@ class ChatDocument(models.Model):
     USER_CONTEXT = "user_context"
 
     owner = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="chat_documents")
-    conversation = models.ForeignKey("chat.Conversation", on_delete=models.CASCADE, related_name="documents")
+    # No index of its own: chatdoc_conv_created and the unique name constraint start with it.
+    conversation = models.ForeignKey(
+        "chat.Conversation", on_delete=models.CASCADE, related_name="documents", db_index=False
+    )
     message = models.ForeignKey(
         "chat.Message", on_delete=models.CASCADE, null=True, blank=True, related_name="documents"
     )

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from chat.tools.registry import ToolContext, ToolError, tool
+from lifeassistant.tools.registry import ToolContext, ToolError, tool
 
 from .services import READ_DOCUMENT_TOOL, find_document
 

@@ -4,3 +4,5 @@ from django.apps import AppConfig
 class LifeAssistantConfig(AppConfig):
     name = "lifeassistant"
     verbose_name = "Life assistant"
+    # No litellm here: the web process never imports it (lifeassistant/llm.py). The
+    # Celery worker pays the import at start-up instead (lifeassistant/celery.py).

@@ -1,11 +1,22 @@
 """The Celery application. Unset ``CELERY_BROKER_URL`` runs tasks eagerly in-process."""
 
 import os
+from typing import Any
 
 from celery import Celery
+from celery.signals import worker_init
 
 os.environ.setdefault("DJANGO_SETTINGS_MODULE", "lifeassistant.settings")
 
 app = Celery("lifeassistant")
 app.config_from_object("django.conf:settings", namespace="CELERY")
 app.autodiscover_tasks()
+
+
+@worker_init.connect
+def import_the_model_gateway(**_: Any) -> None:
+    """A worker answers with litellm: import it (seconds, ~190 MiB) once, before the
+    prefork pool forks, so the first reply does not wait and the children share its pages."""
+    from .llm import litellm_module
+
+    litellm_module()

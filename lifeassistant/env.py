@@ -130,7 +130,12 @@ def env_cache(name: str, default: str) -> dict[str, Any]:
     if parsed.scheme == "locmem":
         return {"BACKEND": "django.core.cache.backends.locmem.LocMemCache", "LOCATION": parsed.netloc or "default"}
     if parsed.scheme in {"redis", "rediss"}:
-        return {"BACKEND": "django.core.cache.backends.redis.RedisCache", "LOCATION": url}
+        # Short socket timeouts: a cache that hangs must fail fast, so callers can fail open.
+        return {
+            "BACKEND": "django.core.cache.backends.redis.RedisCache",
+            "LOCATION": url,
+            "OPTIONS": {"socket_connect_timeout": 1.0, "socket_timeout": 1.0},
+        }
     raise ImproperlyConfigured(f"{name} must be a locmem:// or redis:// URL, got {url!r}.")
 
 

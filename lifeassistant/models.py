@@ -2,11 +2,14 @@
 
 from __future__ import annotations
 
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from django.conf import settings
 from django.core.exceptions import ValidationError
 from django.db import models
+
+if TYPE_CHECKING:
+    from django.contrib.auth.models import User
 
 
 def _validate_preferences(value: Any) -> None:
@@ -16,11 +19,30 @@ def _validate_preferences(value: Any) -> None:
         raise ValidationError('Preferences must be an object of true/false flags, e.g. {"christian_perspective": true}.')
 
 
+def _validate_skill_names(value: Any) -> None:
+    if not isinstance(value, list) or not all(isinstance(name, str) for name in value):
+        raise ValidationError('Disabled skills must be a list of skill names, e.g. ["spiritual"].')
+
+
+DEFAULT_TIMEZONE = "America/Sao_Paulo"
+DEFAULT_CURRENCY = "BRL"
+
+
 class Profile(models.Model):
-    """What the assistant knows about how to talk to one user."""
+    """What the assistant knows about how to talk to one user; the user edits it (``/api/v1/me/``)."""
 
     user = models.OneToOneField(settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="profile")
-    language = models.CharField(max_length=8, blank=True, help_text="ISO 639-1 code, follows the user's messages.")
+    display_name = models.CharField(max_length=80, blank=True, help_text="How the assistant calls the user.")
+    language = models.CharField(
+        max_length=8,
+        blank=True,
+        help_text="ISO 639-1 code (pt, en, es). Set by the user, or from their first message when unset.",
+    )
+    timezone = models.CharField(max_length=64, default=DEFAULT_TIMEZONE, help_text="IANA name, e.g. America/Sao_Paulo.")
+    currency = models.CharField(max_length=3, default=DEFAULT_CURRENCY, help_text="ISO 4217 code, e.g. BRL.")
+    disabled_skills = models.JSONField(
+        default=list, blank=True, validators=[_validate_skill_names], help_text="Skills the user turned off."
+    )
     preferences = models.JSONField(
         default=dict,
         blank=True,
@@ -33,7 +55,7 @@ class Profile(models.Model):
         return f"Profile of {self.user}"
 
     @classmethod
-    def for_user(cls, user: Any) -> Profile:
+    def for_user(cls, user: User) -> Profile:
         profile, _ = cls.objects.get_or_create(user=user)
         return profile
 

@@ -8,17 +8,24 @@ from django.http import HttpRequest, HttpResponse, JsonResponse
 from django.views import defaults
 
 
-def _is_api(request: HttpRequest) -> bool:
+def is_api(request: HttpRequest) -> bool:
     return request.path.startswith("/api/")
 
 
+def bad_request(request: HttpRequest, exception: Exception | None = None) -> HttpResponse:
+    """Django's own 400s (a body past DATA_UPLOAD_MAX_MEMORY_SIZE, a bad host) in the API's shape."""
+    if is_api(request):
+        return JsonResponse({"detail": "Bad request."}, status=400)
+    return defaults.bad_request(request, exception or Exception())
+
+
 def not_found(request: HttpRequest, exception: Exception | None = None) -> HttpResponse:
-    if _is_api(request):
+    if is_api(request):
         return JsonResponse({"detail": "Not found."}, status=404)
     return defaults.page_not_found(request, exception or Exception())
 
 
 def server_error(request: HttpRequest, *args: Any, **kwargs: Any) -> HttpResponse:
-    if _is_api(request):
+    if is_api(request):
         return JsonResponse({"detail": "Internal server error. The error was logged; please retry."}, status=500)
     return defaults.server_error(request)

@@ -9,7 +9,6 @@ from typing import Any
 from django.conf import settings
 from django.contrib import admin, messages
 from django.contrib.admin.actions import delete_selected
-from django.core.exceptions import PermissionDenied
 from django.db.models import QuerySet
 from django.http import HttpRequest, HttpResponse
 from django.shortcuts import get_object_or_404
@@ -17,20 +16,13 @@ from django.template.response import TemplateResponse
 from django.urls import path, reverse
 from django.utils import timezone
 
+from lifeassistant.admin_pages import model_page
+
 from .domain import BASE_TOOLS, FALLBACK_SKILL
-from .forms import PreviewForm, SkillForm, UsagePeriodForm
+from .forms import PreviewForm, SkillForm
 from .models import PROTECTED_MESSAGE, Skill
-from .usage import period_bounds, usage_between
-
-REASON_HELP = {
-    "trigger": "its trigger patterns fired on the message",
-    "explicit": "the user asked for it with /name",
-    "inertia": "nothing fired; the skills of a recent message stay active",
-    "router": "nothing fired; the semantic router chose it",
-    "fallback": "no pattern fired, so the fallback skill answers",
-    "disabled": "skills are switched off (SKILLS_ENABLED=false): the monolithic setup answers",
-}
-
+from .services import current_catalog, plan_skills
+from .usage import REASON_HELP
 
 @dataclass(frozen=True)
 class Preview:
@@ -62,8 +54,6 @@ class Preview:
 
 def build_preview(message: str, preferences: dict[str, bool]) -> Preview:
     """Run the real planner (saved skills, no inertia, no router) on ``message``."""
-    from .services import current_catalog, plan_skills
-
     fresh_conversation = SimpleNamespace(
         active_skills=[], skills_detected_at=None, messages_since_detection=0
     )
@@ -204,24 +194,19 @@ class SkillAdmin(admin.ModelAdmin):
     def delete_queryset(self, request: HttpRequest, queryset: QuerySet[Skill]) -> None:
         super().delete_queryset(request, queryset.exclude(name=FALLBACK_SKILL))
 
-    # Extra pages: the preview and the usage dashboard.
+    # An extra page: the preview. (The usage dashboard reads the messages' ledger: chat's admin.)
 
     def get_urls(self) -> list[Any]:
         info = self.opts.app_label, self.opts.model_name
         extra = [
             path(
                 "preview/",
-                self.admin_site.admin_view(self.preview_view),
+                model_page(self, self.preview_view),
                 name="%s_%s_preview" % info,
             ),
             path(
-                "usage/",
-                self.admin_site.admin_view(self.usage_view),
-                name="%s_%s_usage" % info,
-            ),
-            path(
                 "<int:object_id>/preview/",
-                self.admin_site.admin_view(self.preview_view),
+                model_page(self, self.preview_view),
                 name="%s_%s_preview_object" % info,
             ),
         ]
@@ -237,8 +222,6 @@ class SkillAdmin(admin.ModelAdmin):
         }
 
     def preview_view(self, request: HttpRequest, object_id: int | None = None) -> HttpResponse:
-        if not self.has_view_permission(request):
-            raise PermissionDenied
         skill = get_object_or_404(Skill, pk=object_id) if object_id is not None else None
         preference_names = sorted(
             set(
@@ -265,29 +248,3 @@ class SkillAdmin(admin.ModelAdmin):
             inertia_messages=settings.SKILL_INERTIA_MESSAGES,
         )
         return TemplateResponse(request, "admin/skills/skill/preview.html", context)
-
-    def usage_view(self, request: HttpRequest) -> HttpResponse:
-        if not self.has_view_permission(request):
-            raise PermissionDenied
-        form = UsagePeriodForm(request.GET if "period" in request.GET else {"period": "7d"})
-        summary = start = end = None
-        if form.is_valid():
-            start, end = period_bounds(
-                form.cleaned_data["period"],
-                now=timezone.now(),
-                start=form.cleaned_data.get("start"),
-                end=form.cleaned_data.get("end"),
-                tz=timezone.get_current_timezone(),
-            )
-            summary = usage_between(start, end)
-        context = self._page_context(
-            request,
-            "Skill usage",
-            form=form,
-            summary=summary,
-            start=start,
-            end=end,
-            reason_help=REASON_HELP,
-            changelist_url=reverse("admin:skills_skill_changelist"),
-        )
-        return TemplateResponse(request, "admin/skills/skill/usage.html", context)

@@ -24,6 +24,10 @@ FORMALITIES: tuple[str, ...] = ("informal", "careful-informal")
 BASE_TOOLS: tuple[str, ...] = ("search_knowledge", "add_knowledge", "analyze_context")
 
 FALLBACK_SKILL = "general"
+# Skills about how the user lives the topic at hand rather than a topic of their own:
+# when only they fire, they join the skills still under inertia instead of replacing
+# them (see skills.inertia, "Combination").
+COMPANION_SKILLS: frozenset[str] = frozenset({"counselor"})
 DEFAULT_PRIORITY = 5
 
 

@@ -19,7 +19,7 @@ from pathlib import Path
 from typing import Any, NamedTuple
 
 from skills.domain import SkillDefinition
-from skills.inertia import DEFAULT_INERTIA_MESSAGES, EMPTY_STATE, InertiaState, decide
+from skills.inertia import DEFAULT_INERTIA_MESSAGES, EMPTY_STATE, InertiaState, decide, topic_cue
 from skills.matching import TriggerMatcher, compile_matcher
 
 # Inertia counts messages, not time, so any fixed instant keeps evaluation pure.
@@ -213,6 +213,7 @@ def _detect(
         now=_EVALUATION_TIME,
         preferences=sample.preferences,
         inertia_messages=inertia_messages,
+        cue=topic_cue(sample.text),
     )
     return frozenset(skill.name for skill in decision.active), decision.state
 

@@ -9,6 +9,8 @@ from typing import Any
 from django import forms
 from django.core.exceptions import ValidationError
 
+from lifeassistant.tools import REGISTRY
+
 from .models import Skill
 
 PATTERN_SYNTAX_HELP = (
@@ -21,7 +23,14 @@ PATTERN_SYNTAX_HELP = (
     "A pattern with spaces is a phrase whose words must follow each other: "
     "<code>não sei o que fazer</code>; its last word is a word start unless the pattern "
     "starts with <code>=</code>. Punctuation counts: the phrase does not fire across a comma. "
-    "At most 100 characters, with at least one letter or digit."
+    "<code>!na promoção</code> is an exclusion: where it matches, this skill's other patterns "
+    "touching the same words do not fire (with <code>=promoção</code>, “ganhei uma promoção” "
+    "fires, “comprei na promoção” does not). "
+    "A compound pattern joins parts with <code>&amp;</code>, all of which must be found, in any "
+    "order; a part lists alternatives with <code>|</code>; <code>@finance</code> is found when "
+    "the finance skill's own patterns fired: "
+    "<code>insônia | =sono &amp; por causa | because &amp; @finance</code>. "
+    "At most 100 characters (a compound pattern 300), with at least one letter or digit."
 )
 
 
@@ -89,8 +98,6 @@ class SkillForm(forms.ModelForm):
         self._set_tool_choices_hint()
 
     def _set_tool_choices_hint(self) -> None:
-        from chat.tools import REGISTRY
-
         names = ", ".join(sorted(REGISTRY.names()))
         self.fields["tools"].help_text += f" Registered tools: {names}."
 

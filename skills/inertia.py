@@ -6,8 +6,11 @@ The decision for each user message, in order:
    never active, by any route below. Disabled or unknown skills are ignored.
 2. ``explicit`` (a skill forced with ``/name``) is active together with the skills whose
    triggers fired; reason ``explicit``. This counts as a detection.
-3. Otherwise, if triggers fired, those skills are active; reason ``trigger``. A
-   detection replaces the previous active skills and restarts the inertia count.
+3. Otherwise, if triggers fired, those skills are active. If skills of an earlier
+   detection are still under inertia (see 4) and the message goes on with their topic
+   (see "Combination" below), the fired skills JOIN them, reason ``combined``; else
+   they REPLACE them, reason ``trigger``. Either way the inertia count restarts for
+   every active skill.
 4. Otherwise the skills of the previous detection stay active while fewer than
    ``inertia_messages`` messages have passed without a detection; reason ``inertia``.
 5. Otherwise ``routed`` (a skill chosen by an LLM router), reason ``router``; or the
@@ -17,15 +20,85 @@ The decision for each user message, in order:
 What "inertia of 5 messages" means: message 1 triggers finance; messages 2, 3, 4, 5
 and 6 fire nothing and keep finance (``messages_since_detection`` goes 1..5); message
 7 fires nothing and falls back to ``general``. ``inertia_messages=0`` disables inertia.
+
+Combination (skills spec 004 §5.3 "substitui ou combina", §6.2)
+-----------------------------------------------------------------
+The topics co-occur, and the fired skills join the ones still under inertia, when
+the message
+
+a. fires again at least one skill still active: the topic goes on and another joins
+   ("as parcelas estão me tirando o sono" while finance is active: finance, health);
+b. refers back to what was said (:data:`REFERS_BACK`, e.g. "isso", "disso",
+   "também", "além disso", "this", "that", "also", "too"):
+   "e por causa disso não durmo" while finance is active: finance, health; or
+c. fires only companion skills (:data:`~skills.domain.COMPANION_SKILLS`, the
+   counselor): a feeling with no topic of its own is about the topic at hand
+   ("estou desesperada" while finance is active: counselor, finance).
+
+A message that announces a new subject (:data:`CHANGES_TOPIC`, e.g. "mudando de
+assunto", "by the way") always replaces, and so does any other message: "gastei 50
+no mercado" then "corri 5 km hoje" is health alone.
 """
 
-from collections.abc import Iterable, Mapping, Sequence
+import re
+from collections.abc import Collection, Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from datetime import datetime
+from enum import Enum
 
-from skills.domain import FALLBACK_SKILL, SkillDefinition
+from lifeassistant.text import normalize
+from skills.domain import COMPANION_SKILLS, FALLBACK_SKILL, SkillDefinition
 
 DEFAULT_INERTIA_MESSAGES = 5
+
+# Whole words or phrases (normalized: no accents, lowercase) by which a message ties
+# itself to what was said before. Demonstratives that usually start a new time frame
+# ("essa semana", "this morning" would be "this") are left out in Portuguese; in
+# English "this"/"that" stay, since a plain "that" most often points back.
+REFERS_BACK: tuple[str, ...] = (
+    "isso", "disso", "nisso", "com isso", "por isso", "isto", "disto", "aquilo",
+    "daquilo", "tambem", "alem disso", "ainda por cima", "e ainda", "fora isso",
+    "ao mesmo tempo", "junto com", "piorou",
+    "this", "that", "also", "too", "as well", "on top of", "besides",
+    "because of it", "at the same time",
+)
+# Phrases announcing a new subject: the message replaces the skills kept by inertia.
+CHANGES_TOPIC: tuple[str, ...] = (
+    "mudando de assunto", "mudando um pouco de assunto", "trocando de assunto",
+    "mudar de assunto", "outro assunto", "nada a ver", "changing the subject",
+    "change of subject", "on another note", "unrelated", "by the way", "btw",
+)
+
+
+def _phrases_regex(phrases: Iterable[str]) -> re.Pattern[str]:
+    """Return a regex finding any of ``phrases`` as whole words in normalized text."""
+    alternatives = sorted((re.escape(phrase) for phrase in phrases), key=len, reverse=True)
+    return re.compile(r"(?<!\w)(?:" + "|".join(alternatives) + r")(?!\w)")
+
+
+_REFERS_BACK = _phrases_regex(REFERS_BACK)
+_CHANGES_TOPIC = _phrases_regex(CHANGES_TOPIC)
+
+
+class Cue(Enum):
+    """What a message says about the conversation's topic, read from its wording."""
+
+    NONE = "none"
+    REFERS_BACK = "refers_back"
+    CHANGES_TOPIC = "changes_topic"
+
+
+def topic_cue(text: str) -> Cue:
+    """Tell whether ``text`` announces a new subject, refers back, or neither.
+
+    An announced change wins over a back-reference ("mudando de assunto, isso...").
+    """
+    normalized = normalize(text)
+    if _CHANGES_TOPIC.search(normalized):
+        return Cue.CHANGES_TOPIC
+    if _REFERS_BACK.search(normalized):
+        return Cue.REFERS_BACK
+    return Cue.NONE
 
 
 @dataclass(frozen=True)
@@ -54,9 +127,10 @@ class Decision:
     state: InertiaState
 
 
-def is_allowed(skill: SkillDefinition, preferences: Mapping[str, bool]) -> bool:
-    """Tell whether ``skill`` is enabled and its required preference, if any, is on."""
-    if not skill.enabled:
+def is_allowed(skill: SkillDefinition, preferences: Mapping[str, bool], disabled: Collection[str] = ()) -> bool:
+    """Tell whether ``skill`` is enabled, not turned off by the user (``disabled``; the
+    fallback skill cannot be), and its required preference, if any, is on."""
+    if not skill.enabled or (skill.name in disabled and skill.name != FALLBACK_SKILL):
         return False
     required = skill.requires_user_preference
     return required is None or bool(preferences.get(required))
@@ -77,8 +151,12 @@ def decide(
     inertia_messages: int = DEFAULT_INERTIA_MESSAGES,
     explicit: str | None = None,
     routed: str | None = None,
+    cue: Cue = Cue.NONE,
 ) -> Decision:
-    """Decide the active skills for one message (see the module docstring for the rules)."""
+    """Decide the active skills for one message (see the module docstring for the rules).
+
+    ``cue`` is :func:`topic_cue` of the message; it only matters for combination.
+    """
     allowed = {
         skill.name: skill for skill in skills if is_allowed(skill, preferences or {})
     }
@@ -88,10 +166,12 @@ def decide(
     if explicit is not None and explicit in allowed:
         forced = {allowed[explicit], *triggered}
         return _detection(by_priority(forced), "explicit", matched, now)
+    kept = _kept_by_inertia(state, allowed, inertia_messages)
     if triggered:
+        if kept and _topics_co_occur(triggered, kept, cue):
+            return _detection(by_priority({*kept, *triggered}), "combined", matched, now)
         return _detection(by_priority(triggered), "trigger", matched, now)
 
-    kept = _kept_by_inertia(state, allowed, inertia_messages)
     if kept:
         return Decision(
             active=kept,
@@ -133,6 +213,20 @@ def _detection(
             last_detected_at=now,
             messages_since_detection=0,
         ),
+    )
+
+
+def _topics_co_occur(
+    triggered: Sequence[SkillDefinition], kept: Sequence[SkillDefinition], cue: Cue
+) -> bool:
+    """Tell whether the fired skills join the kept ones (rules a, b, c of the docstring)."""
+    if cue is Cue.CHANGES_TOPIC:
+        return False
+    fired = {skill.name for skill in triggered}
+    return (
+        bool(fired & {skill.name for skill in kept})
+        or cue is Cue.REFERS_BACK
+        or fired <= COMPANION_SKILLS
     )
 
 

@@ -16,86 +16,108 @@ Matching ignores case and accents, in the pattern and in the message alike:
     message (any run of spaces, tabs or line breaks counts as one space). The phrase
     starts at the start of a word, and its last word is a prefix again unless the
     pattern starts with ``=``: ``=me sinto só`` does not fire on "me sinto sozinho".
+``!na promoção``
+    A pattern starting with ``!`` is an EXCLUSION: where it matches, the skill's
+    other patterns that match any of the same text do not fire there. With
+    ``=promoção`` and ``!na promoção``, "ganhei uma promoção" fires and "comprei na
+    promoção" does not; with ``=um aumento`` and ``!aumento de peso``, "tive um aumento
+    de peso" does not fire either, since the two overlap.
+    An exclusion never fires the skill by itself; after the ``!`` comes any plain,
+    ``=`` or phrase pattern.
+``insônia | =sono & por causa | because & @finance``
+    A COMPOUND pattern: parts joined by `` & `` must all be found in the message, in
+    any order; a part lists alternatives joined by `` | ``, one of which is enough.
+    An alternative is a pattern as above, or ``@skill``, which is found when that
+    skill's own plain patterns fired on the message. So the example, in the counselor
+    skill, fires the counselor for "insônia por causa das dívidas" (health and
+    finance fire by their own patterns) but not for "insônia" or "dívidas" alone.
+    Compound patterns do not chain: ``@skill`` never counts another compound.
 
 Punctuation is kept: ``não sei o que fazer`` does not fire on "não sei, o que fazer".
-A pattern needs at least one letter or digit, at most 100 characters and a single line.
+A pattern needs at least one letter or digit, at most 100 characters (a compound
+pattern 300) and a single line.
 
 How it is fast
 --------------
-All patterns of all skills are compiled into one regular expression shaped as a
-character trie, tried once at every word start of the normalized message. The
-expression returns the longest pattern text found there; every shorter pattern that
-fires at the same place is a prefix of that text, so a table precomputed per pattern
-text lists them all. The cost of a match hence grows with the message length, not
-with the number of skills or patterns.
+All patterns of all skills (exclusions and the pieces of compound patterns included)
+are compiled into one regular expression shaped as a character trie, tried once at
+every word start of the normalized message. The expression returns the longest pattern
+text found there; every shorter pattern that fires at the same place is a prefix of
+that text, so a table precomputed per pattern text lists them all. Exclusions and
+compound patterns are then settled on the handful of hits, so the cost of a match
+grows with the message length, not with the number of skills or patterns.
 """
 
 import re
-import unicodedata
-from collections.abc import Iterable, Sequence
+from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
 
+from lifeassistant.text import normalize
 from skills.domain import SkillDefinition
 
 MAX_PATTERN_LENGTH = 100
+MAX_COMPOUND_LENGTH = 300
 WHOLE_WORD_PREFIX = "="
+EXCLUSION_PREFIX = "!"
+SKILL_REFERENCE_PREFIX = "@"
+ALL_OF = "&"
+ANY_OF = "|"
+
+_SKILL_NAME = re.compile(r"[a-z0-9_-]+")
+
+# What a compiled pattern does when it matches.
+_TRIGGER = "trigger"  # fires its skill
+_EXCLUSION = "exclusion"  # silences its skill's patterns inside the matched text
+_PIECE = "piece"  # an alternative of a compound pattern; fires nothing by itself
 
 
-def _combining_mark_ranges(limit: int) -> list[tuple[int, int]]:
-    """Return the code point ranges below ``limit`` that are combining marks."""
-    ranges: list[tuple[int, int]] = []
-    start: int | None = None
-    for code_point in range(limit):
-        if unicodedata.combining(chr(code_point)):
-            if start is None:
-                start = code_point
-        elif start is not None:
-            ranges.append((start, code_point - 1))
-            start = None
-    return ranges
+def is_compound(pattern: str) -> bool:
+    """Tell whether ``pattern`` is a compound pattern (it uses ``&``, ``|`` or ``@skill``)."""
+    stripped = pattern.strip()
+    return ALL_OF in stripped or ANY_OF in stripped or stripped.startswith(SKILL_REFERENCE_PREFIX)
 
 
-def _character_class(ranges: Sequence[tuple[int, int]]) -> str:
-    """Return a regex character class matching the given code point ranges."""
-    parts = (
-        re.escape(chr(low)) if low == high else f"{re.escape(chr(low))}-{re.escape(chr(high))}"
-        for low, high in ranges
+def compound_parts(pattern: str) -> tuple[tuple[str, ...], ...]:
+    """Split a compound pattern into its parts, each a tuple of stripped alternatives."""
+    return tuple(
+        tuple(alternative.strip() for alternative in part.split(ANY_OF))
+        for part in pattern.strip().split(ALL_OF)
     )
-    return "[" + "".join(parts) + "]+"
 
 
-# Scanning the Basic Multilingual Plane takes a few milliseconds at import, while the
-# whole Unicode range would take ~70 ms; marks outside it do not occur in chat text.
-_COMBINING_MARKS = re.compile(_character_class(_combining_mark_ranges(0x10000)))
-# Typographic apostrophes, so "don’t" and "don't" match the same patterns.
-_APOSTROPHES = ("\u2019", "\u2018", "\u02bc")
-
-
-def normalize(text: str) -> str:
-    """Return ``text`` casefolded, without accents, with whitespace runs as one space.
-
-    Accents are removed by NFKD decomposition and dropping the combining marks, so
-    "ç" becomes "c" and "ã" becomes "a"; typographic apostrophes become "'". Leading
-    and trailing whitespace is dropped.
-    """
-    folded = unicodedata.normalize("NFKD", text.casefold())
-    if not folded.isascii():
-        folded = _COMBINING_MARKS.sub("", folded)
-        for apostrophe in _APOSTROPHES:
-            folded = folded.replace(apostrophe, "'")
-    # split() and join() beat a regex substitution by 3x on chat-sized text.
-    return " ".join(folded.split())
+def skill_references(pattern: str) -> tuple[str, ...]:
+    """Return the skill names a compound pattern refers to with ``@name``, in order."""
+    if not is_compound(pattern):
+        return ()
+    return tuple(
+        alternative[len(SKILL_REFERENCE_PREFIX):]
+        for part in compound_parts(pattern)
+        for alternative in part
+        if alternative.startswith(SKILL_REFERENCE_PREFIX)
+    )
 
 
 def validate_pattern(pattern: str) -> str | None:
     """Return why ``pattern`` is malformed, or None when it can be used."""
     if "\n" in pattern or "\r" in pattern:
         return "a pattern must fit on one line"
-    if len(pattern) > MAX_PATTERN_LENGTH:
-        return f"a pattern must be at most {MAX_PATTERN_LENGTH} characters long"
     stripped = pattern.strip()
     if not stripped:
         return "a pattern must not be empty"
+    if is_compound(stripped):
+        return _compound_error(stripped)
+    if len(pattern) > MAX_PATTERN_LENGTH:
+        return f"a pattern must be at most {MAX_PATTERN_LENGTH} characters long"
+    if stripped.startswith(EXCLUSION_PREFIX):
+        body = stripped[len(EXCLUSION_PREFIX):].strip()
+        if not body:
+            return "'!' must be followed by a pattern"
+        return _plain_error(body)
+    return _plain_error(stripped)
+
+
+def _plain_error(stripped: str) -> str | None:
+    """Return why a plain, whole-word or phrase pattern is malformed, or None."""
     if stripped == WHOLE_WORD_PREFIX:
         return "'=' must be followed by a word"
     if not any(character.isalnum() for character in normalize(stripped)):
@@ -103,22 +125,86 @@ def validate_pattern(pattern: str) -> str | None:
     return None
 
 
+def _compound_error(stripped: str) -> str | None:
+    """Return why a compound pattern is malformed, or None."""
+    if len(stripped) > MAX_COMPOUND_LENGTH:
+        return f"a compound pattern must be at most {MAX_COMPOUND_LENGTH} characters long"
+    for part in compound_parts(stripped):
+        for alternative in part:
+            if not alternative:
+                return "a compound pattern has an empty alternative next to '&' or '|'"
+            if alternative.startswith(SKILL_REFERENCE_PREFIX):
+                if not _SKILL_NAME.fullmatch(alternative[len(SKILL_REFERENCE_PREFIX):]):
+                    return f"{alternative!r} must be '@' followed by a skill name"
+                continue
+            if alternative.startswith(EXCLUSION_PREFIX):
+                return "an exclusion ('!') cannot be part of a compound pattern"
+            if len(alternative) > MAX_PATTERN_LENGTH:
+                return f"{alternative!r} is longer than {MAX_PATTERN_LENGTH} characters"
+            problem = _plain_error(alternative)
+            if problem is not None:
+                return f"{alternative!r}: {problem}"
+    return None
+
+
 @dataclass(frozen=True)
 class _CompiledPattern:
-    """A pattern as written by staff, with what the matcher needs to test it."""
+    """A pattern (or a piece of a compound one), with what the matcher needs to test it."""
 
     skill: str
     written: str
     key: str
     whole_word: bool
+    role: str
 
 
-def _compile_pattern(skill: str, written: str) -> _CompiledPattern:
-    """Split a valid pattern into its normalized text and its whole-word flag."""
+@dataclass(frozen=True)
+class _Compound:
+    """A compound pattern: every part needs one alternative found (a piece or ``@skill``).
+
+    Each part is kept as two sets, its pieces as written and the skills it names, so
+    testing it is two set intersections rather than a loop over its alternatives.
+    """
+
+    skill: str
+    written: str
+    parts: tuple[tuple[frozenset[str], frozenset[str]], ...]
+    # Whether some part names no skill, so only this skill's own pieces can satisfy it.
+    needs_a_piece: bool
+
+    @classmethod
+    def parse(cls, skill: str, written: str) -> "_Compound":
+        """Build the compound pattern ``written`` (already validated) of ``skill``."""
+        parts = tuple(
+            (
+                frozenset(a for a in part if not a.startswith(SKILL_REFERENCE_PREFIX)),
+                frozenset(
+                    a[len(SKILL_REFERENCE_PREFIX):] for a in part if a.startswith(SKILL_REFERENCE_PREFIX)
+                ),
+            )
+            for part in compound_parts(written)
+        )
+        return cls(skill, written, parts, any(not skills for _, skills in parts))
+
+    def fires(self, triggered: Mapping[str, object], pieces: Mapping[str, set[str]]) -> bool:
+        """Tell whether every part has an alternative that was found in the message."""
+        if self.needs_a_piece and self.skill not in pieces:
+            return False  # the usual case, settled without a set operation
+        found = pieces.get(self.skill, set())
+        return all(
+            not texts.isdisjoint(found) or not skills.isdisjoint(triggered)
+            for texts, skills in self.parts
+        )
+
+
+def _compile_pattern(skill: str, written: str, role: str) -> _CompiledPattern:
+    """Split a valid non-compound pattern into its normalized text and its whole-word flag."""
     stripped = written.strip()
+    if role == _EXCLUSION:
+        stripped = stripped[len(EXCLUSION_PREFIX):].strip()
     whole_word = stripped.startswith(WHOLE_WORD_PREFIX)
     body = stripped[len(WHOLE_WORD_PREFIX):] if whole_word else stripped
-    return _CompiledPattern(skill, written, normalize(body).strip(), whole_word)
+    return _CompiledPattern(skill, written, normalize(body).strip(), whole_word, role)
 
 
 def _is_word_character(character: str) -> bool:
@@ -193,6 +279,7 @@ class TriggerMatcher:
     def __init__(
         self,
         patterns: Sequence[_CompiledPattern],
+        compounds: Sequence[_Compound],
         skipped: tuple[tuple[str, str, str], ...],
     ) -> None:
         self._table = _prefix_table(patterns)
@@ -203,22 +290,72 @@ class TriggerMatcher:
             if self._table
             else None
         )
-        self.pattern_count = len(patterns)
+        self._compounds = tuple(compounds)
+        self._has_exclusions = any(pattern.role == _EXCLUSION for pattern in patterns)
+        self.pattern_count = (
+            sum(1 for pattern in patterns if pattern.role != _PIECE) + len(self._compounds)
+        )
         self.skipped_patterns = skipped
 
     def match(self, text: str) -> dict[str, tuple[str, ...]]:
-        """Return, per skill that fired on ``text``, the patterns that fired, as written."""
+        """Return, per skill that fired on ``text``, the patterns that fired, as written.
+
+        A skill's plain patterns come first, in the order they were found, then its
+        compound patterns that fired.
+        """
         if self._regex is None:
             return {}
-        normalized = normalize(text)
+        hits = self._hits(normalize(text))
+        if not hits:
+            return {}
+        if self._has_exclusions:
+            hits = _without_excluded(hits)
         fired: dict[str, dict[str, None]] = {}
+        pieces: dict[str, set[str]] = {}
+        for pattern, _, _ in hits:
+            if pattern.role == _TRIGGER:
+                fired.setdefault(pattern.skill, {})[pattern.written] = None
+            else:
+                pieces.setdefault(pattern.skill, set()).add(pattern.written)
+        # Compound patterns see only the skills plain patterns fired, so they never chain.
+        triggered = dict(fired)
+        for compound in self._compounds:
+            if compound.fires(triggered, pieces):
+                fired.setdefault(compound.skill, {})[compound.written] = None
+        return {skill: tuple(written) for skill, written in fired.items()}
+
+    def _hits(self, normalized: str) -> list[tuple[_CompiledPattern, int, int]]:
+        """Return every pattern matching ``normalized``, with the span it matched."""
+        assert self._regex is not None  # checked by match()
+        hits: list[tuple[_CompiledPattern, int, int]] = []
         for hit in self._regex.finditer(normalized):
             start = hit.start()
             for pattern in self._table[hit.group(1)]:
-                if pattern.whole_word and _continues_word(normalized, start + len(pattern.key)):
+                end = start + len(pattern.key)
+                if pattern.whole_word and _continues_word(normalized, end):
                     continue
-                fired.setdefault(pattern.skill, {})[pattern.written] = None
-        return {skill: tuple(written) for skill, written in fired.items()}
+                hits.append((pattern, start, end))
+        return hits
+
+
+def _without_excluded(
+    hits: list[tuple[_CompiledPattern, int, int]],
+) -> list[tuple[_CompiledPattern, int, int]]:
+    """Drop the exclusions, and the hits overlapping an exclusion of their own skill."""
+    spans: dict[str, list[tuple[int, int]]] = {}
+    for pattern, start, end in hits:
+        if pattern.role == _EXCLUSION:
+            spans.setdefault(pattern.skill, []).append((start, end))
+    if not spans:
+        return hits
+    return [
+        (pattern, start, end)
+        for pattern, start, end in hits
+        if pattern.role != _EXCLUSION
+        and not any(
+            start < high and low < end for low, high in spans.get(pattern.skill, ())
+        )
+    ]
 
 
 def _continues_word(text: str, index: int) -> bool:
@@ -233,17 +370,28 @@ def compile_matcher(skills: Iterable[SkillDefinition]) -> TriggerMatcher:
     listed in ``skipped_patterns`` as (skill, pattern, reason) for the caller to log.
     """
     patterns: list[_CompiledPattern] = []
+    compounds: list[_Compound] = []
     skipped: list[tuple[str, str, str]] = []
     for skill in skills:
         if not skill.enabled:
             continue
         for written in skill.trigger_patterns:
             error = validate_pattern(written)
-            if error is None:
-                patterns.append(_compile_pattern(skill.name, written))
-            else:
+            if error is not None:
                 skipped.append((skill.name, written, error))
-    return TriggerMatcher(patterns, tuple(skipped))
+            elif is_compound(written):
+                compound = _Compound.parse(skill.name, written)
+                compounds.append(compound)
+                patterns.extend(
+                    _compile_pattern(skill.name, piece, _PIECE)
+                    for texts, _ in compound.parts
+                    for piece in sorted(texts)
+                )
+            elif written.strip().startswith(EXCLUSION_PREFIX):
+                patterns.append(_compile_pattern(skill.name, written, _EXCLUSION))
+            else:
+                patterns.append(_compile_pattern(skill.name, written, _TRIGGER))
+    return TriggerMatcher(patterns, compounds, tuple(skipped))
 
 
 def naive_match(text: str, skills: Iterable[SkillDefinition]) -> tuple[str, ...]:

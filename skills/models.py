@@ -9,8 +9,10 @@ from django.core.exceptions import ValidationError
 from django.core.validators import MaxValueValidator, MinValueValidator, RegexValidator
 from django.db import models
 
+from lifeassistant.tools import REGISTRY
+
 from .domain import FALLBACK_SKILL, SkillDefinition, ToneConfig
-from .matching import validate_pattern
+from .matching import skill_references, validate_pattern
 
 TONE_STYLE_CHOICES = [(c, c) for c in ("practical", "reflective", "empathetic", "hopeful", "direct", "celebratory")]
 EMOJI_LEVEL_CHOICES = [(c, c) for c in ("none", "minimal", "moderate")]
@@ -54,9 +56,7 @@ class SkillQuerySet(models.QuerySet):
 
 
 def unknown_tools(names: Iterable[str]) -> list[str]:
-    """The names that no registered tool has (see chat.tools.REGISTRY)."""
-    from chat.tools import REGISTRY
-
+    """The names that no registered tool has (see lifeassistant.tools.REGISTRY)."""
     known = set(REGISTRY.names())
     return [name for name in names if name not in known]
 
@@ -124,6 +124,8 @@ class Skill(models.Model):
                 reason = validate_pattern(pattern)
                 if reason is not None:
                     errors.setdefault("trigger_patterns", []).append(f"Pattern {pattern!r}: {reason}.")
+            if "trigger_patterns" not in errors:
+                self._check_skill_references(errors)
         if "tools" not in errors:
             missing = unknown_tools(self.tools)
             if missing:
@@ -140,6 +142,23 @@ class Skill(models.Model):
             errors.setdefault("enabled", []).append(PROTECTED_MESSAGE)
         if errors:
             raise ValidationError(errors)
+
+    def _check_skill_references(self, errors: dict[str, list[str]]) -> None:
+        """Each ``@name`` of a compound pattern must name another, existing skill."""
+        referenced = {
+            pattern: skill_references(pattern) for pattern in self.trigger_patterns
+        }
+        wanted = {name for names in referenced.values() for name in names}
+        existing = set(type(self).objects.filter(name__in=wanted).values_list("name", flat=True))
+        for pattern, names in referenced.items():
+            for name in names:
+                if name == self.name:
+                    problem = f"'@{name}' is this skill itself; its own patterns already fire it"
+                elif name not in existing:
+                    problem = f"there is no skill named {name!r}"
+                else:
+                    continue
+                errors.setdefault("trigger_patterns", []).append(f"Pattern {pattern!r}: {problem}.")
 
     def save(self, *args: Any, **kwargs: Any) -> None:
         if self.name == FALLBACK_SKILL and not self.enabled:

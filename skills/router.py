@@ -13,6 +13,8 @@ from collections.abc import Callable, Mapping, Sequence
 
 from django.conf import settings
 
+from lifeassistant.llm import LLMError, completion, is_offline
+
 from .domain import FALLBACK_SKILL, SkillDefinition
 from .inertia import is_allowed
 
@@ -54,8 +56,6 @@ def parse_router_answer(answer: str, allowed: set[str]) -> str | None:
 
 def route(text: str, skills: Sequence[SkillDefinition], preferences: Mapping[str, bool]) -> str | None:
     """Ask the model which skill fits ``text``; None when none does or the call fails."""
-    from chat.llm import LLMError, completion
-
     candidates = [s for s in skills if is_allowed(s, preferences) and s.name != FALLBACK_SKILL]
     if not candidates:
         return None
@@ -65,6 +65,7 @@ def route(text: str, skills: Sequence[SkillDefinition], preferences: Mapping[str
             temperature=0.0,
             response_format={"type": "json_object"},
             timeout=settings.SEMANTIC_ROUTER_TIMEOUT_SECONDS,
+            max_retries=0,  # it runs inside the POST; no answer means no routed skill
         )
     except LLMError as exc:
         logger.warning("semantic router unavailable: %s", exc)
@@ -75,8 +76,6 @@ def route(text: str, skills: Sequence[SkillDefinition], preferences: Mapping[str
 
 def semantic_router() -> Router | None:
     """The router when enabled and a real model is configured, else None."""
-    from chat.llm import is_offline
-
     if not settings.SEMANTIC_ROUTER_ENABLED or is_offline():
         return None
     return route

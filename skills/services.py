@@ -9,25 +9,40 @@ from __future__ import annotations
 
 import logging
 import threading
-from collections.abc import Sequence
+from collections.abc import Collection, Sequence
 from dataclasses import dataclass, replace
-from typing import Any
+from datetime import datetime
+from typing import Any, Protocol
 from uuid import uuid4
 
 from django.conf import settings
 from django.core.cache import cache
 from django.utils import timezone
 
+from lifeassistant.cache import CACHE_ERRORS, log_cache_fault
+from lifeassistant.llm import count_tokens
+from lifeassistant.tools import REGISTRY
+
+from .arguments import render_arguments
 from .composition import BASE_PROMPT, Composition, compose, compose_monolithic, domain_catalog
 from .domain import BASE_TOOLS, SkillDefinition
-from .inertia import Decision, InertiaState, decide, is_allowed
+from .inertia import Decision, InertiaState, decide, is_allowed, topic_cue
 from .matching import TriggerMatcher, compile_matcher
 from .models import Skill
+from .router import semantic_router
 
 
 logger = logging.getLogger(__name__)
 
 VERSION_KEY = "skills:catalog-version"
+
+
+class InertiaHolder(Protocol):
+    """Where a conversation keeps its skill-inertia state (chat's ``Conversation`` row)."""
+
+    active_skills: list[str]
+    skills_detected_at: datetime | None
+    messages_since_detection: int
 
 
 @dataclass(frozen=True)
@@ -44,17 +59,29 @@ _monolithic_tokens: dict[tuple[str, str, tuple[str, ...], tuple[str, ...]], int]
 
 
 def bump_catalog_version() -> None:
-    """Tell every process that the skills changed."""
-    cache.set(VERSION_KEY, uuid4().hex, timeout=None)
+    """Tell every process that the skills changed (with the cache down, they rebuild anyway)."""
+    try:
+        cache.set(VERSION_KEY, uuid4().hex, timeout=None)
+    except CACHE_ERRORS as exc:
+        log_cache_fault("the skill catalog version was not bumped", exc)
+
+
+def shared_catalog_version() -> str:
+    """The version every process agrees on; a fresh one (forcing a rebuild) when the cache is down."""
+    try:
+        version = cache.get(VERSION_KEY)
+        if version is None:
+            cache.add(VERSION_KEY, uuid4().hex, timeout=None)
+            version = cache.get(VERSION_KEY)
+    except CACHE_ERRORS as exc:
+        log_cache_fault("the skill catalog is read from the database", exc)
+        version = None
+    return str(version) if version is not None else uuid4().hex
 
 
 def current_catalog() -> Catalog:
     """The cached catalog, rebuilt when the shared version moved."""
-    version = cache.get(VERSION_KEY)
-    if version is None:
-        version = uuid4().hex
-        cache.add(VERSION_KEY, version, timeout=None)
-        version = cache.get(VERSION_KEY) or version
+    version = shared_catalog_version()
     cached: Catalog | None = getattr(_local, "catalog", None)
     if cached is not None and cached.version == version:
         return cached
@@ -86,19 +113,21 @@ class SkillPlan:
             "monolithic_fixed_tokens": self.monolithic_fixed_tokens,
         }
 
-    def apply_state(self, conversation: Any) -> None:
-        """Write the new inertia state onto the (locked) conversation; the caller saves it."""
+    def apply_state(self, conversation: InertiaHolder) -> list[str]:
+        """Write the new inertia state onto the (locked) conversation and return the
+        names of the fields it set; the caller saves exactly those."""
         if self.decision is None:
-            return
+            return []
         state = self.decision.state
         conversation.active_skills = list(state.active_skills)
         conversation.skills_detected_at = state.last_detected_at
         conversation.messages_since_detection = state.messages_since_detection
+        return ["active_skills", "skills_detected_at", "messages_since_detection"]
 
 
 def plan_skills(
     *,
-    conversation: Any,
+    conversation: InertiaHolder,
     text: str,
     preferences: dict[str, bool],
     explicit: str | None = None,
@@ -106,22 +135,20 @@ def plan_skills(
     explicit_raw_arguments: str = "",
     extra_tools: Sequence[str] = (),
     routed: str | None = None,
+    disabled: Collection[str] = (),
 ) -> SkillPlan:
     """Detect the skills for ``text`` with the conversation's inertia, and compose them.
 
     ``explicit`` is a skill forced by a ``/name args`` command: its prompt extension is
     rendered with the arguments. ``routed`` is the semantic router's choice
     (``route_if_unmatched``), used only when neither triggers nor inertia chose a skill.
+    ``disabled`` are the skills the user turned off: never active, not even by ``/name``.
     """
-    from chat.llm import count_tokens
-    from chat.preprocessor import render_arguments
-    from chat.tools import REGISTRY
-
     catalog = current_catalog()
     tool_catalog = REGISTRY.catalog()
     base_tools = (*BASE_TOOLS, *extra_tools)
     # The monolithic assistant this user would get: every tool, every skill they may use.
-    usable = tuple(skill for skill in catalog.skills if is_allowed(skill, preferences))
+    usable = tuple(skill for skill in catalog.skills if is_allowed(skill, preferences, disabled))
     monolithic = compose_monolithic(
         usable, domain_catalog(tool_catalog, catalog.skills, extra_tools=extra_tools), base_prompt=BASE_PROMPT
     )
@@ -129,7 +156,7 @@ def plan_skills(
     if not settings.SKILLS_ENABLED:
         return SkillPlan(None, monolithic, "disabled", monolithic_tokens, monolithic_tokens)
 
-    decision = _decide(catalog, conversation, text, preferences, explicit=explicit, routed=routed)
+    decision = _decide(catalog, conversation, text, preferences, explicit=explicit, routed=routed, disabled=disabled)
     active = tuple(
         replace(skill, prompt_extension=render_arguments(
             skill.prompt_extension, explicit_args, raw_arguments=explicit_raw_arguments, skill_root=f"skills/{skill.name}"
@@ -148,32 +175,36 @@ def plan_skills(
 
 
 def route_if_unmatched(
-    *, conversation: Any, text: str, preferences: dict[str, bool], explicit: str | None = None
+    *,
+    conversation: InertiaHolder,
+    text: str,
+    preferences: dict[str, bool],
+    explicit: str | None = None,
+    disabled: Collection[str] = (),
 ) -> str | None:
     """Ask the semantic router (when enabled) for a message neither triggers nor inertia claim.
 
     Called before the conversation is locked: the router is a model call, and other
     messages of the conversation must not wait behind it.
     """
-    from .router import semantic_router
-
     router = semantic_router()
     if router is None or explicit is not None:
         return None
     catalog = current_catalog()
-    if _decide(catalog, conversation, text, preferences, explicit=None, routed=None).reason != "fallback":
+    if _decide(catalog, conversation, text, preferences, explicit=None, routed=None, disabled=disabled).reason != "fallback":
         return None
-    return router(text, catalog.skills, preferences)
+    return router(text, tuple(s for s in catalog.skills if is_allowed(s, preferences, disabled)), preferences)
 
 
 def _decide(
     catalog: Catalog,
-    conversation: Any,
+    conversation: InertiaHolder,
     text: str,
     preferences: dict[str, bool],
     *,
     explicit: str | None,
     routed: str | None,
+    disabled: Collection[str] = (),
 ) -> Decision:
     state = InertiaState(
         active_skills=tuple(conversation.active_skills or ()),
@@ -181,7 +212,8 @@ def _decide(
         messages_since_detection=conversation.messages_since_detection,
     )
     return decide(
-        catalog.skills,
+        # Skills the user turned off are left out, so no trigger, inertia or command reaches them.
+        tuple(skill for skill in catalog.skills if is_allowed(skill, preferences, disabled)),
         catalog.matcher.match(text),
         state,
         now=timezone.now(),
@@ -189,12 +221,11 @@ def _decide(
         inertia_messages=settings.SKILL_INERTIA_MESSAGES,
         explicit=explicit,
         routed=routed,
+        cue=topic_cue(text),
     )
 
 
 def _monolithic_token_count(version: str, usable: Sequence[SkillDefinition], monolithic: Composition) -> int:
-    from chat.llm import count_tokens
-
     key = (version, settings.LLM_MODEL, tuple(skill.name for skill in usable), monolithic.tool_names)
     if key not in _monolithic_tokens:
         _monolithic_tokens[key] = count_tokens(

@@ -2,7 +2,8 @@
 
 ``summarize`` is pure: it reads the ledger fields of assistant messages (active skills,
 reason, fixed tokens and the monolithic figure) and aggregates them in Python, so it
-behaves the same on SQLite and PostgreSQL. ``usage_between`` feeds it a bounded query.
+behaves the same on SQLite and PostgreSQL. The admin page that feeds it a bounded query is chat's (the
+ledger is stored on chat's messages).
 """
 
 from __future__ import annotations
@@ -12,9 +13,14 @@ from collections.abc import Iterable
 from dataclasses import dataclass
 from datetime import date, datetime, time, timedelta
 from typing import Any
-
-# Beyond this many messages in a period only the most recent ones are aggregated.
-MAX_MESSAGES = 100_000
+REASON_HELP = {
+    "trigger": "its trigger patterns fired on the message",
+    "explicit": "the user asked for it with /name",
+    "inertia": "nothing fired; the skills of a recent message stay active",
+    "router": "nothing fired; the semantic router chose it",
+    "fallback": "no pattern fired, so the fallback skill answers",
+    "disabled": "skills are switched off (SKILLS_ENABLED=false): the monolithic setup answers",
+}
 
 PERIODS: dict[str, timedelta] = {
     "24h": timedelta(hours=24),
@@ -131,24 +137,3 @@ def period_bounds(
         datetime.combine(start, time.min, tzinfo=zone),
         datetime.combine(end + timedelta(days=1), time.min, tzinfo=zone),
     )
-
-
-def usage_between(start: datetime, end: datetime, *, limit: int = MAX_MESSAGES) -> UsageSummary:
-    """Summarize the assistant messages created in [start, end), newest ``limit`` at most."""
-    from chat.models import Message
-
-    values = list(
-        Message.objects.filter(
-            role=Message.Role.ASSISTANT, created_at__gte=start, created_at__lt=end
-        )
-        .order_by("-created_at", "-id")
-        .values_list("active_skills", "skill_reason", "fixed_tokens", "monolithic_fixed_tokens")[
-            : limit + 1
-        ]
-    )
-    truncated = len(values) > limit
-    rows = (
-        LedgerRow(tuple(skills or ()), reason, fixed, monolithic)
-        for skills, reason, fixed, monolithic in values[:limit]
-    )
-    return summarize(rows, truncated=truncated)

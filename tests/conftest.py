@@ -20,6 +20,17 @@ def _fast_password_hashing(settings: Any) -> None:
 
 
 @pytest.fixture(autouse=True)
+def _replies_inline(settings: Any) -> None:
+    """Replies run on the test's thread, inside its transaction, and the offline model
+    streams without pauses. Tests of the threaded runner and of slow streams opt back in."""
+    settings.EMBEDDED_REPLY_THREADS = 0
+    settings.LLM_OFFLINE_TOKEN_DELAY_SECONDS = 0
+    from chat.events import _log_for
+
+    _log_for.cache_clear()  # a fresh in-process event log: ids of rolled-back replies come again
+
+
+@pytest.fixture(autouse=True)
 def _fresh_cache() -> Any:
     """Each test starts with an empty cache (throttles, context, skill catalog version)."""
     from django.core.cache import cache

@@ -2,6 +2,10 @@
 
 The real litellm → OpenAI client → HTTP path runs against it: tests enqueue the replies
 (a text answer, tool calls, or an HTTP error) and read back the request bodies it got.
+A request with ``"stream": true`` (the tool loop's) gets the reply as Server-Sent Events
+chunks, the way OpenAI streams: text a word at a time, tool calls as argument deltas, and
+the usage in a last chunk when ``stream_options.include_usage`` asks for it. Set
+``token_delay`` (seconds between chunks, e.g. 0.1) to watch the middle of a reply.
 
     def test_it_answers(scripted_llm):
         scripted_llm.reply_text("Olá!")
@@ -12,7 +16,9 @@ The real litellm → OpenAI client → HTTP path runs against it: tests enqueue 
 from __future__ import annotations
 
 import json
+import re
 import threading
+import time
 from collections import deque
 from collections.abc import Iterator
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
@@ -29,7 +35,11 @@ class ScriptedLLM:
         self.requests: list[dict[str, Any]] = []
         self._lock = threading.Lock()
         self._calls = 0
+        self._stalls: deque[float] = deque()
+        self.stalls_finished = threading.Event()
         self.port = 0
+        self.token_delay = 0.0  # seconds between streamed chunks
+        self.streams_closed_early = 0  # streams whose client hung up before the end
 
     @property
     def api_base(self) -> str:
@@ -80,6 +90,17 @@ class ScriptedLLM:
         for _ in range(times):
             self._script.append((status, body))
 
+    def stall_next(self, seconds: float) -> None:
+        """The next request waits ``seconds`` before it is answered: a model that stalls.
+
+        ``stalls_finished`` is set when a stalled request has waited its time out.
+        """
+        self._stalls.append(seconds)
+
+    def take_stall(self) -> float:
+        with self._lock:
+            return self._stalls.popleft() if self._stalls else 0.0
+
     @property
     def pending(self) -> int:
         """Scripted replies not consumed yet."""
@@ -93,6 +114,34 @@ class ScriptedLLM:
             if not self._script:
                 return 500, {"error": {"message": "The script has no reply left.", "type": "server_error"}}
             return self._script.popleft()
+
+    def chunks(self, completion: dict[str, Any], *, include_usage: bool) -> Iterator[dict[str, Any]]:
+        """``completion`` as the chunks of an OpenAI stream."""
+        message = completion["choices"][0]["message"]
+
+        def chunk(delta: dict[str, Any], finish: str | None = None) -> dict[str, Any]:
+            return {
+                "id": completion["id"],
+                "object": "chat.completion.chunk",
+                "created": completion["created"],
+                "model": completion["model"],
+                "choices": [{"index": 0, "delta": delta, "finish_reason": finish}],
+            }
+
+        yield chunk({"role": "assistant", "content": ""})
+        for word in re.findall(r"\S+\s*|\s+", message.get("content") or ""):
+            yield chunk({"content": word})
+        for index, call in enumerate(message.get("tool_calls") or []):
+            yield chunk(
+                {"tool_calls": [{"index": index, "id": call["id"], "type": "function",
+                                 "function": {"name": call["function"]["name"], "arguments": ""}}]}
+            )
+            arguments = call["function"]["arguments"]
+            for start in range(0, len(arguments), 8):
+                yield chunk({"tool_calls": [{"index": index, "function": {"arguments": arguments[start : start + 8]}}]})
+        yield chunk({}, completion["choices"][0]["finish_reason"])
+        if include_usage:
+            yield {**chunk({}), "choices": [], "usage": completion["usage"]}
 
     @staticmethod
     def _completion(message: dict[str, Any], finish: str, prompt_tokens: int, completion_tokens: int) -> dict[str, Any]:
@@ -125,7 +174,35 @@ def _handler_for(script: ScriptedLLM) -> type[BaseHTTPRequestHandler]:
             except json.JSONDecodeError:
                 self._send(400, {"error": {"message": "Body is not JSON."}})
                 return
-            self._send(*script.next_reply(body))
+            stall = script.take_stall()
+            if stall:
+                time.sleep(stall)
+                script.stalls_finished.set()
+            status, payload = script.next_reply(body)
+            if status == 200 and body.get("stream"):
+                include_usage = bool((body.get("stream_options") or {}).get("include_usage"))
+                self._stream(script.chunks(payload, include_usage=include_usage))
+            else:
+                self._send(status, payload)
+
+        def _stream(self, chunks: Iterator[dict[str, Any]]) -> None:
+            self.send_response(200)
+            self.send_header("Content-Type", "text/event-stream")
+            self.send_header("Cache-Control", "no-cache")
+            self.send_header("Connection", "close")
+            self.end_headers()
+            self.close_connection = True
+            try:
+                for number, chunk in enumerate(chunks):
+                    if number and script.token_delay:
+                        time.sleep(script.token_delay)
+                    self.wfile.write(f"data: {json.dumps(chunk)}\n\n".encode())
+                    self.wfile.flush()
+                self.wfile.write(b"data: [DONE]\n\n")
+                self.wfile.flush()
+            except (BrokenPipeError, ConnectionResetError):
+                with script._lock:
+                    script.streams_closed_early += 1
 
         def _send(self, status: int, payload: dict[str, Any]) -> None:
             data = json.dumps(payload).encode()

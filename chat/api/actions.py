@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from django.db.models import QuerySet
 from django.shortcuts import get_object_or_404
@@ -14,14 +14,20 @@ from rest_framework.request import Request
 from rest_framework.response import Response
 from rest_framework.views import APIView
 
+from lifeassistant.db import retry_once_on_conflict
 from lifeassistant.users import request_user
 
 from ..actions import ActionConflict, accept, expire_stale, reject
 from ..models import Conversation, PendingAction
-from .serializers import PendingActionSerializer, error_responses
+from lifeassistant.openapi import error_responses
+
+from .serializers import PendingActionSerializer
+
+if TYPE_CHECKING:
+    from django.contrib.auth.models import User
 
 
-def owned_actions(user: Any) -> QuerySet[PendingAction]:
+def owned_actions(user: User) -> QuerySet[PendingAction]:
     """The only way views reach actions: through conversations the user owns."""
     return PendingAction.objects.filter(conversation__owner=user)
 
@@ -58,11 +64,11 @@ class ActionDecisionView(APIView):
 
     decide = staticmethod(accept)
 
-    @extend_schema(request=None, responses={200: PendingActionSerializer, **error_responses(401, 404, 409)})
+    @extend_schema(request=None, responses={200: PendingActionSerializer, **error_responses(409)})
     def post(self, request: Request, pk: int) -> Response:
-        action = get_object_or_404(owned_actions(request.user), pk=pk)
+        action = get_object_or_404(owned_actions(request_user(request)), pk=pk)
         try:
-            decided = self.decide(action)
+            decided = retry_once_on_conflict(lambda: self.decide(action))
         except ActionConflict as exc:
             return Response({"detail": str(exc)}, status=status.HTTP_409_CONFLICT)
         return Response(PendingActionSerializer(decided).data)

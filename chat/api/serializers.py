@@ -2,16 +2,36 @@
 
 from __future__ import annotations
 
+import copy
 from typing import Any
 
 from django.conf import settings
-from drf_spectacular.utils import extend_schema_field, inline_serializer
+from drf_spectacular.utils import PolymorphicProxySerializer, extend_schema_field, inline_serializer
 from rest_framework import serializers
 
 from documents.models import ChatDocument
 
+from .. import light_context
 from ..actions import effective_status
 from ..models import Conversation, Message, PendingAction, ToolCall
+
+
+class BuiltOnceMixin:
+    """Build a ModelSerializer's fields once per class, not per instance.
+
+    ``ModelSerializer.get_fields`` introspects the model for every instance (and every
+    nested instance): building a message's 202 spent a third of the POST there. The
+    fields do not depend on the instance or the context here, so each instance gets a
+    copy of the class's set.
+    """
+
+    _built: dict[type, dict[str, serializers.Field]] = {}
+
+    def get_fields(self) -> dict[str, serializers.Field]:
+        cls = type(self)
+        if cls not in BuiltOnceMixin._built:
+            BuiltOnceMixin._built[cls] = super().get_fields()  # type: ignore[misc]
+        return copy.deepcopy(BuiltOnceMixin._built[cls])
 
 
 class StrictCharField(serializers.CharField):
@@ -26,6 +46,9 @@ class StrictCharField(serializers.CharField):
 class RejectUnknownFieldsMixin:
     """Reject keys the endpoint does not know, so typos fail loudly."""
 
+    # Read by the schema (lifeassistant.openapi): the body is documented as closed.
+    reject_unknown_fields = True
+
     def validate(self, attrs: dict[str, Any]) -> dict[str, Any]:
         unknown = set(self.initial_data) - set(self.fields)  # type: ignore[attr-defined]
         if unknown:
@@ -33,7 +56,9 @@ class RejectUnknownFieldsMixin:
         return attrs
 
 
-class ConversationSerializer(RejectUnknownFieldsMixin, serializers.ModelSerializer):
+class ConversationSerializer(RejectUnknownFieldsMixin, BuiltOnceMixin, serializers.ModelSerializer):
+    """A conversation; only its title can be written."""
+
     title = StrictCharField(max_length=200, required=False, allow_blank=True)
 
     class Meta:
@@ -42,19 +67,19 @@ class ConversationSerializer(RejectUnknownFieldsMixin, serializers.ModelSerializ
         read_only_fields = ["id", "active_skills", "created_at", "updated_at"]
 
 
-class ToolCallSerializer(serializers.ModelSerializer):
+class ToolCallSerializer(BuiltOnceMixin, serializers.ModelSerializer):
     class Meta:
         model = ToolCall
         fields = ["id", "call_id", "iteration", "tool", "arguments", "result", "ok", "error", "duration_ms"]
 
 
-class MessageDocumentSerializer(serializers.ModelSerializer):
+class MessageDocumentSerializer(BuiltOnceMixin, serializers.ModelSerializer):
     class Meta:
         model = ChatDocument
         fields = ["id", "file_name", "title", "mime_type", "size_bytes", "summary"]
 
 
-class PendingActionBriefSerializer(serializers.ModelSerializer):
+class PendingActionBriefSerializer(BuiltOnceMixin, serializers.ModelSerializer):
     """A writing action the reply proposed, as shown under the message."""
 
     status = serializers.SerializerMethodField()
@@ -97,7 +122,25 @@ class UsageSerializer(serializers.Serializer):
     cost = serializers.DecimalField(max_digits=12, decimal_places=6, allow_null=True)
 
 
-class MessageSerializer(serializers.ModelSerializer):
+# Renders ``usage.cost`` as UsageSerializer declares it, without a serializer per message.
+COST_FIELD = UsageSerializer().fields["cost"]
+
+
+# A user message longer than this shows as a preview in the message list and the 202
+# (``content_truncated``); ``GET /api/v1/messages/{id}/`` returns it whole. Pasted
+# documents travel by reference (``documents``), never inline.
+PREVIEW_CHARS = 1000
+
+
+class MessageSerializer(BuiltOnceMixin, serializers.ModelSerializer):
+    """A message. With ``context={"preview": True}``, a long user message is cut to a preview."""
+
+    content = serializers.SerializerMethodField(
+        help_text="The text; a user message in a list or a 202 is cut to a preview when content_truncated is true."
+    )
+    content_truncated = serializers.SerializerMethodField(
+        help_text="True when content is a preview: GET /api/v1/messages/{id}/ has the whole text."
+    )
     usage = serializers.SerializerMethodField()
     tool_calls = ToolCallSerializer(many=True, read_only=True)
     pending_actions = PendingActionBriefSerializer(many=True, read_only=True)
@@ -111,6 +154,7 @@ class MessageSerializer(serializers.ModelSerializer):
             "role",
             "status",
             "content",
+            "content_truncated",
             "intent",
             "language",
             "error",
@@ -131,19 +175,34 @@ class MessageSerializer(serializers.ModelSerializer):
         ]
         read_only_fields = fields
 
+    def _is_cut(self, message: Message) -> bool:
+        return (
+            bool(self.context.get("preview"))
+            and message.role == Message.Role.USER
+            and len(message.content) > PREVIEW_CHARS
+        )
+
+    def get_content(self, message: Message) -> str:
+        if self._is_cut(message):
+            return message.content[:PREVIEW_CHARS].rstrip() + "…"
+        return message.content
+
+    def get_content_truncated(self, message: Message) -> bool:
+        return self._is_cut(message)
+
     @extend_schema_field(UsageSerializer)
     def get_usage(self, message: Message) -> dict[str, Any]:
-        return UsageSerializer(
-            {
-                "prompt_tokens": message.prompt_tokens,
-                "completion_tokens": message.completion_tokens,
-                "total_tokens": message.total_tokens,
-                "cost": message.cost,
-            }
-        ).data
+        return {
+            "prompt_tokens": message.prompt_tokens,
+            "completion_tokens": message.completion_tokens,
+            "total_tokens": message.total_tokens,
+            "cost": COST_FIELD.to_representation(message.cost) if message.cost is not None else None,
+        }
 
 
 class MessageCreateSerializer(RejectUnknownFieldsMixin, serializers.Serializer):
+    """A message to send: plain text, /commands, !shell (staff) or @document references."""
+
     content = StrictCharField(max_length=settings.MESSAGE_MAX_CHARS, trim_whitespace=False)
 
     def validate_content(self, value: str) -> str:
@@ -157,7 +216,9 @@ class SubmissionSerializer(serializers.Serializer):
     assistant_message = MessageSerializer(allow_null=True)
 
 
-class TokenRequestSerializer(RejectUnknownFieldsMixin, serializers.Serializer):
+class CredentialsSerializer(RejectUnknownFieldsMixin, serializers.Serializer):
+    """A username and password, exchanged for an API token."""
+
     username = StrictCharField(max_length=150)
     password = StrictCharField(max_length=128, trim_whitespace=False, style={"input_type": "password"})
 
@@ -172,27 +233,83 @@ class CommandSerializer(serializers.Serializer):
     usage = serializers.CharField()
 
 
-class ContextActionSerializer(serializers.Serializer):
-    """Documents the context endpoint's body; validation is the contract's own."""
-
-    action = serializers.ChoiceField(choices=["store", "retrieve", "clear"])
-    last_intent = serializers.CharField(required=False)
-    last_task_id = serializers.CharField(required=False, allow_null=True)
-    pending_fields = serializers.ListField(child=serializers.CharField(), required=False)
-    last_user_message = serializers.CharField(required=False)
+# The context contract's validation (chat/light_context.py), described for the schema:
+# an intent has something besides spaces. (Text with NUL is refused too; the field
+# descriptions say so, as a pattern for it makes generated test data far too slow.)
+INTENT_TEXT = r"\S"
+NO_NUL = "Text without NUL characters."
 
 
-# The API's error body, for the schema only. Built inline because a serializer
-# field named "errors" would shadow Serializer.errors.
-ERROR_BODY = inline_serializer(
-    name="Error",
+@extend_schema_field(
+    {
+        "oneOf": [
+            {"type": "string", "maxLength": light_context.MAX_TASK_ID_CHARS, "description": NO_NUL},
+            {"type": "number"},
+        ],
+        "nullable": True,
+    }
+)
+class TaskIdField(serializers.Field):
+    """A task id: a string, a finite number or null (schema only)."""
+
+
+class ContextStoreSerializer(serializers.Serializer):
+    """Store the four fields, replacing the conversation's context."""
+
+    # Read by the schema: the contract refuses keys it does not know when storing.
+    reject_unknown_fields = True
+
+    action = serializers.ChoiceField(choices=["store"])
+    last_intent = serializers.RegexField(INTENT_TEXT, max_length=light_context.MAX_INTENT_CHARS, help_text=NO_NUL)
+    last_task_id = TaskIdField()
+    pending_fields = serializers.ListField(
+        child=serializers.CharField(max_length=light_context.MAX_FIELD_NAME_CHARS, allow_blank=True, help_text=NO_NUL),
+        max_length=light_context.MAX_PENDING_FIELDS,
+    )
+    last_user_message = serializers.CharField(
+        max_length=light_context.MAX_MESSAGE_CHARS, allow_blank=True, trim_whitespace=False, help_text=NO_NUL
+    )
+
+
+class ContextReadSerializer(serializers.Serializer):
+    """Retrieve or clear: only the action is read."""
+
+    action = serializers.ChoiceField(choices=["retrieve", "clear"])
+
+
+# The context endpoint's body, one shape per action (documents the contract; the
+# contract validates).
+CONTEXT_ACTION = PolymorphicProxySerializer(
+    component_name="ContextAction",
+    serializers=[ContextStoreSerializer, ContextReadSerializer],
+    resource_type_field_name=None,
+)
+
+
+class ContextSnapshotSerializer(serializers.Serializer):
+    """The four stored fields, as the context endpoint returns them."""
+
+    last_intent = serializers.CharField()
+    last_task_id = serializers.CharField(allow_null=True)
+    pending_fields = serializers.ListField(child=serializers.CharField())
+    last_user_message = serializers.CharField()
+
+
+# The contract's success body: stored_context (store), context (retrieve) or message
+# (clear). Built inline because a field named "context" would shadow Serializer.context.
+CONTEXT_RESULT = inline_serializer(
+    name="ContextResult",
     fields={
-        "detail": serializers.CharField(),
-        "errors": serializers.DictField(required=False, help_text="Per-field messages, for validation errors."),
+        "success": serializers.BooleanField(),
+        "stored_context": ContextSnapshotSerializer(required=False),
+        "context": ContextSnapshotSerializer(required=False, allow_null=True),
+        "message": serializers.CharField(required=False),
     },
 )
 
 
-def error_responses(*codes: int) -> dict[int, Any]:
-    """OpenAPI responses for the error codes an endpoint can answer."""
-    return {code: ERROR_BODY for code in codes}
+class ContextErrorSerializer(serializers.Serializer):
+    """The contract's error body."""
+
+    success = serializers.BooleanField()
+    error = serializers.CharField()

@@ -1,12 +1,13 @@
 from django.urls import path
 from rest_framework.routers import SimpleRouter
 
-from documents.api import ConversationDocumentsView, DocumentDetailView
+from chat.api.documents import ConversationDocumentsView, DocumentDetailView
 
-from . import actions, views
+from . import actions, streaming, user, views
 
 router = SimpleRouter()
 router.register("conversations", views.ConversationViewSet, basename="conversation")
+router.register("memory", user.MemoryViewSet, basename="memory")
 
 urlpatterns = [
     path("auth/token/", views.TokenView.as_view(), name="auth-token"),
@@ -27,6 +28,8 @@ urlpatterns = [
     ),
     path("documents/<int:pk>/", DocumentDetailView.as_view(), name="document-detail"),
     path("commands/", views.CommandListView.as_view(), name="commands"),
+    path("me/", user.MeView.as_view(), name="me"),
+    path("skills/", user.SkillListView.as_view(), name="skills"),
     path(
         "conversations/<int:conversation_id>/actions/",
         actions.ConversationActionsView.as_view(),
@@ -36,5 +39,7 @@ urlpatterns = [
     path("actions/<int:pk>/reject/", actions.ActionRejectView.as_view(), name="action-reject"),
     path("messages/<int:pk>/", views.MessageDetailView.as_view(), name="message-detail"),
     path("messages/<int:pk>/retry/", views.MessageRetryView.as_view(), name="message-retry"),
+    path("messages/<int:pk>/cancel/", views.MessageCancelView.as_view(), name="message-cancel"),
+    path("messages/<int:pk>/events/", streaming.reply_events, name="message-events"),
     *router.urls,
 ]

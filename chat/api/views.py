@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import re
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from django.contrib.auth import authenticate
 from django.db.models import QuerySet
@@ -13,43 +13,47 @@ from drf_spectacular.utils import OpenApiParameter, extend_schema
 from rest_framework import generics, mixins, status, viewsets
 from rest_framework.authtoken.models import Token
 from django.core.exceptions import ValidationError as DjangoValidationError
-from rest_framework.exceptions import AuthenticationFailed, NotFound, ValidationError
+from rest_framework.exceptions import AuthenticationFailed, NotFound, ParseError, ValidationError
 from rest_framework.pagination import CursorPagination
 from rest_framework.permissions import AllowAny, IsAuthenticated
 from rest_framework.request import Request
 from rest_framework.response import Response
 from rest_framework.serializers import BaseSerializer
-from rest_framework.throttling import ScopedRateThrottle
 from rest_framework.views import APIView
 
 from lifeassistant.models import Profile
+from lifeassistant.openapi import error_responses
 from lifeassistant.users import request_user
 from skills.services import current_catalog
 
 from ..commands import available_commands
-from ..context import handle_action as handle_context_action
+from ..light_context_store import handle_action as handle_context_action
 from ..models import Conversation, Message
-from ..throttling import LoginRateThrottle
+from ..throttling import MessageRateThrottle, sign_in_throttles
 from ..services import (
     IdempotencyConflict,
     Submission,
-    can_retry,
+    cancel_reply,
     request_fingerprint,
     retry_reply,
     submit_message,
     submit_message_once,
 )
 from .serializers import (
-    error_responses,
     CommandSerializer,
-    ContextActionSerializer,
+    CONTEXT_ACTION,
+    CONTEXT_RESULT,
+    ContextErrorSerializer,
     ConversationSerializer,
+    CredentialsSerializer,
     MessageCreateSerializer,
     MessageSerializer,
     SubmissionSerializer,
-    TokenRequestSerializer,
     TokenSerializer,
 )
+
+if TYPE_CHECKING:
+    from django.contrib.auth.models import User
 
 IDEMPOTENCY_KEY = re.compile(r"^[A-Za-z0-9._:-]{1,128}$")
 
@@ -60,6 +64,20 @@ class NewestFirst(CursorPagination):
     page_size_query_param = "page_size"
     max_page_size = 200
 
+    def get_page_size(self, request: Request) -> int | None:
+        # DRF ignores a page_size it cannot read; say so instead, as the schema says integer.
+        raw = request.query_params.get(self.page_size_query_param, "")
+        if raw and not (raw.isascii() and raw.isdigit() and int(raw) > 0):
+            raise ValidationError({self.page_size_query_param: ["Use a whole number from 1 up."]})
+        return super().get_page_size(request)
+
+    def get_schema_operation_parameters(self, view: Any) -> list[dict[str, Any]]:
+        parameters = super().get_schema_operation_parameters(view)
+        for parameter in parameters:
+            if parameter["name"] == self.page_size_query_param:
+                parameter["schema"]["minimum"] = 1
+        return parameters
+
     def paginate_queryset(self, queryset: Any, request: Request, view: Any = None) -> list[Any] | None:
         # A tampered cursor can decode to a position that is not a timestamp.
         try:
@@ -68,12 +86,12 @@ class NewestFirst(CursorPagination):
             raise NotFound("Invalid cursor.") from None
 
 
-def owned_conversations(user: Any) -> QuerySet[Conversation]:
+def owned_conversations(user: User) -> QuerySet[Conversation]:
     """The only way views reach conversations: scoped to their owner."""
     return Conversation.objects.filter(owner=user)
 
 
-def owned_messages(user: Any) -> QuerySet[Message]:
+def owned_messages(user: User) -> QuerySet[Message]:
     return Message.objects.filter(conversation__owner=user).prefetch_related("tool_calls", "documents", "pending_actions")
 
 
@@ -92,7 +110,7 @@ class ConversationViewSet(
     pagination_class = NewestFirst
 
     def get_queryset(self) -> QuerySet[Conversation]:
-        return owned_conversations(self.request.user)
+        return owned_conversations(request_user(self.request))
 
     def perform_create(self, serializer: BaseSerializer[Conversation]) -> None:
         serializer.save(owner=self.request.user)
@@ -102,7 +120,11 @@ IDEMPOTENCY_PARAMETER = OpenApiParameter(
     "Idempotency-Key",
     OpenApiTypes.STR,
     OpenApiParameter.HEADER,
-    description="Retries with the same key and body return the first response; another body gets 422.",
+    pattern=IDEMPOTENCY_KEY.pattern,
+    description=(
+        "1-128 letters, digits, '.', '_', ':' or '-'. A retry with the same key and body returns the "
+        "first response; the same key with another body gets 422."
+    ),
 )
 
 
@@ -114,38 +136,53 @@ class ConversationMessagesView(generics.ListCreateAPIView):
     throttle_scope = "messages"
 
     def get_throttles(self) -> list[Any]:
-        return [ScopedRateThrottle()] if self.request.method == "POST" else []
+        return [MessageRateThrottle()] if self.request.method == "POST" else []
 
     def conversation(self) -> Conversation:
-        return get_object_or_404(owned_conversations(self.request.user), pk=self.kwargs["conversation_id"])
+        return get_object_or_404(owned_conversations(request_user(self.request)), pk=self.kwargs["conversation_id"])
 
     def get_queryset(self) -> QuerySet[Message]:
-        return owned_messages(self.request.user).filter(conversation=self.conversation())
+        return owned_messages(request_user(self.request)).filter(conversation=self.conversation())
+
+    def get_serializer_context(self) -> dict[str, Any]:
+        # The list shows long user messages as previews; the detail view has them whole.
+        return {**super().get_serializer_context(), "preview": True}
 
     @extend_schema(
         request=MessageCreateSerializer,
-        responses={202: SubmissionSerializer, **error_responses(400, 401, 404, 422, 429)},
+        responses={202: SubmissionSerializer, **error_responses(422)},
         parameters=[IDEMPOTENCY_PARAMETER],
     )
     def post(self, request: Request, *args: Any, **kwargs: Any) -> Response:
-        conversation = self.conversation()
+        # The profile comes with the conversation: one query for both.
+        conversation = get_object_or_404(
+            owned_conversations(request_user(request)).select_related("owner__profile"), pk=self.kwargs["conversation_id"]
+        )
         serializer = MessageCreateSerializer(data=request.data)
         serializer.is_valid(raise_exception=True)
         content = serializer.validated_data["content"]
         key = request.headers.get("Idempotency-Key")
         if key is None:
-            body = render_submission(submit_message(user=request.user, conversation=conversation, content=content))
+            body = render_submission(
+                submit_message(
+                    user=request_user(request),
+                    conversation=conversation,
+                    content=content,
+                    accept_language=request.headers.get("Accept-Language"),
+                )
+            )
             return Response(body, status=status.HTTP_202_ACCEPTED)
         if not IDEMPOTENCY_KEY.match(key):
             raise ValidationError({"Idempotency-Key": ["Use 1-128 characters: letters, digits, '.', '_', ':' or '-'."]})
         try:
             body, _ = submit_message_once(
-                user=request.user,
+                user=request_user(request),
                 conversation=conversation,
                 content=content,
                 key=key,
                 fingerprint=request_fingerprint(conversation_id=conversation.pk, body=request.data),
                 render=render_submission,
+                accept_language=request.headers.get("Accept-Language"),
             )
         except IdempotencyConflict as exc:
             return Response({"detail": str(exc)}, status=status.HTTP_422_UNPROCESSABLE_ENTITY)
@@ -153,32 +190,61 @@ class ConversationMessagesView(generics.ListCreateAPIView):
 
 
 def render_submission(submission: Submission) -> dict[str, Any]:
+    """The 202, from the objects in memory: the messages were just created (no query)."""
     return SubmissionSerializer(
-        {"user_message": submission.user_message, "assistant_message": submission.assistant_message}
+        {"user_message": submission.user_message, "assistant_message": submission.assistant_message},
+        context={"preview": True},
     ).data
 
 
 class MessageDetailView(generics.RetrieveAPIView):
-    """One of your messages; poll an assistant message until its status is done or failed."""
+    """One of your messages; poll an assistant reply until it is done, failed or cancelled.
+
+    While it runs, ``content`` holds the text so far.
+    """
 
     serializer_class = MessageSerializer
 
     def get_queryset(self) -> QuerySet[Message]:
-        return owned_messages(self.request.user)
+        return owned_messages(request_user(self.request))
 
 
 class MessageRetryView(APIView):
-    """Queue a failed assistant reply again."""
+    """Queue a failed assistant reply again (throttled with the message rate; once at a time)."""
 
-    @extend_schema(request=None, responses={202: MessageSerializer, **error_responses(401, 404, 409)})
+    throttle_scope = "messages"
+    throttle_classes = [MessageRateThrottle]
+
+    @extend_schema(request=None, responses={202: MessageSerializer, **error_responses(409)})
     def post(self, request: Request, pk: int) -> Response:
-        message = get_object_or_404(owned_messages(request.user), pk=pk)
-        if not can_retry(message):
-            return Response(
-                {"detail": "Only a failed (or stuck) assistant reply can be retried."},
-                status=status.HTTP_409_CONFLICT,
-            )
-        return Response(MessageSerializer(retry_reply(message)).data, status=status.HTTP_202_ACCEPTED)
+        message = get_object_or_404(owned_messages(request_user(request)), pk=pk)
+        retried = retry_reply(message)
+        if retried is None:
+            message.refresh_from_db(fields=["status"])
+            return Response({"detail": retry_refusal(message)}, status=status.HTTP_409_CONFLICT)
+        return Response(MessageSerializer(retried).data, status=status.HTTP_202_ACCEPTED)
+
+
+def retry_refusal(message: Message) -> str:
+    if message.role == Message.Role.ASSISTANT and message.status in (Message.Status.PENDING, Message.Status.RUNNING):
+        return "This reply is already queued or running; retry it if it fails."
+    return "Only a failed (or stuck) assistant reply can be retried."
+
+
+class MessageCancelView(APIView):
+    """Stop a reply while it is written (idempotent).
+
+    A pending or running reply becomes ``cancelled`` ("stopped"): its text so far stays
+    and the writes it proposed never run. A reply that already ended is returned as it
+    is, with 200 too. A user message answers 409.
+    """
+
+    @extend_schema(request=None, responses={200: MessageSerializer, **error_responses(401, 404, 409)})
+    def post(self, request: Request, pk: int) -> Response:
+        message = get_object_or_404(owned_messages(request_user(request)), pk=pk)
+        if message.role != Message.Role.ASSISTANT:
+            return Response({"detail": "Only an assistant reply can be stopped."}, status=status.HTTP_409_CONFLICT)
+        return Response(MessageSerializer(cancel_reply(message)).data)
 
 
 class TokenView(APIView):
@@ -188,17 +254,18 @@ class TokenView(APIView):
         return [AllowAny()] if self.request.method == "POST" else [IsAuthenticated()]
 
     def get_throttles(self) -> list[Any]:
-        # Password guessing: LOGIN_RATE attempts per client IP, shared with the web sign-in.
-        return [LoginRateThrottle()] if self.request.method == "POST" else []
+        # Password guessing: LOGIN_RATE per client IP and LOGIN_USERNAME_RATE per username,
+        # shared with the web and admin sign-ins.
+        return sign_in_throttles() if self.request.method == "POST" else []
 
     def perform_authentication(self, request: Request) -> None:
         # Logging in must not be blocked by a stale or revoked token still in the header.
         if request.method != "POST":
             super().perform_authentication(request)
 
-    @extend_schema(request=TokenRequestSerializer, responses={200: TokenSerializer, **error_responses(400, 401, 429)})
+    @extend_schema(request=CredentialsSerializer, responses={200: TokenSerializer})
     def post(self, request: Request) -> Response:
-        serializer = TokenRequestSerializer(data=request.data)
+        serializer = CredentialsSerializer(data=request.data)
         serializer.is_valid(raise_exception=True)
         user = authenticate(
             request._request,
@@ -219,12 +286,24 @@ class TokenView(APIView):
 class ConversationContextView(APIView):
     """The light conversation context: store, retrieve or clear (see README for the contract)."""
 
-    @extend_schema(request=ContextActionSerializer, responses={200: OpenApiTypes.OBJECT, 400: OpenApiTypes.OBJECT})
+    @extend_schema(
+        operation_id="manage_conversation_context",
+        request=CONTEXT_ACTION,
+        responses={
+            200: CONTEXT_RESULT,
+            # The contract's own error body, for unparseable JSON too.
+            400: ContextErrorSerializer,
+        },
+    )
     def post(self, request: Request, conversation_id: int) -> Response:
-        conversation = get_object_or_404(owned_conversations(request.user), pk=conversation_id)
-        if not isinstance(request.data, dict):
+        conversation = get_object_or_404(owned_conversations(request_user(request)), pk=conversation_id)
+        try:
+            payload = request.data
+        except ParseError as exc:  # the contract's own error body, even for unparseable JSON
+            return Response({"success": False, "error": str(exc.detail)}, status=status.HTTP_400_BAD_REQUEST)
+        if not isinstance(payload, dict):
             return Response({"success": False, "error": "The body must be a JSON object."}, status=400)
-        body = handle_context_action(conversation, request.data)
+        body = handle_context_action(conversation, payload)
         return Response(body, status=status.HTTP_200_OK if body["success"] else status.HTTP_400_BAD_REQUEST)
 
 
@@ -233,6 +312,11 @@ class CommandListView(APIView):
 
     @extend_schema(responses={200: CommandSerializer(many=True)})
     def get(self, request: Request) -> Response:
-        preferences = Profile.for_user(request.user).preferences
-        commands = available_commands(current_catalog().skills, preferences=preferences, is_staff=request.user.is_staff)
+        profile = Profile.for_user(request_user(request))
+        commands = available_commands(
+            current_catalog().skills,
+            preferences=profile.preferences,
+            is_staff=request.user.is_staff,
+            disabled=profile.disabled_skills,
+        )
         return Response(CommandSerializer(commands, many=True).data)

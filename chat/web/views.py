@@ -2,20 +2,18 @@
 
 from __future__ import annotations
 
-import math
 from typing import Any
 
 from django.contrib.auth import views as auth_views
 from django.contrib.auth.forms import AuthenticationForm
 from django.contrib.auth.mixins import LoginRequiredMixin
-from django.core.exceptions import ValidationError
 from django.http import HttpRequest, HttpResponse
 from django.urls import reverse
 from django.utils.decorators import method_decorator
 from django.views.decorators.csrf import ensure_csrf_cookie
 from django.views.generic import TemplateView
 
-from ..throttling import LoginRateThrottle
+from ..throttling import ThrottledSignIn, refuse_if_throttled
 
 
 @method_decorator(ensure_csrf_cookie, name="dispatch")
@@ -39,32 +37,19 @@ def api_root() -> str:
     return reverse("conversation-list").removesuffix("conversations/")
 
 
-SIGN_IN_THROTTLED = "Too many sign-in attempts. Try again in a minute."
-
-
-class ThrottledSignInForm(AuthenticationForm):
-    """The sign-in form answering an attempt over the limit: it never checks the password."""
-
-    def clean(self) -> dict[str, Any]:
-        raise ValidationError(SIGN_IN_THROTTLED, code="throttled")
+class SignInForm(ThrottledSignIn, AuthenticationForm):
+    """Django's sign-in form; over the attempt budget it refuses without checking the password."""
 
 
 class LoginView(auth_views.LoginView):
-    """Django's sign-in, with at most LOGIN_RATE attempts per client IP (shared with the API token)."""
+    """Django's sign-in, throttled per client IP and per username (shared with the API and the admin)."""
 
     template_name = "registration/login.html"
     redirect_authenticated_user = True
+    authentication_form = SignInForm
 
-    def post(self, request: HttpRequest, *args: Any, **kwargs: Any) -> HttpResponse:
-        throttle = LoginRateThrottle()
-        if throttle.allows(request):
-            return super().post(request, *args, **kwargs)
-        form = ThrottledSignInForm(request, data=request.POST)
-        response = self.render_to_response(self.get_context_data(form=form), status=429)
-        wait = throttle.wait()
-        if wait is not None:
-            response["Retry-After"] = str(max(1, math.ceil(wait)))
-        return response
+    def form_invalid(self, form: AuthenticationForm) -> HttpResponse:
+        return refuse_if_throttled(super().form_invalid(form), form)
 
 
 class LogoutView(auth_views.LogoutView):

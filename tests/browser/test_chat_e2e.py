@@ -166,14 +166,14 @@ def test_a_message_holding_markup_shows_as_text(page: Page, live_server: Any, us
 def test_a_failed_reply_shows_its_error_and_can_be_retried(
     page: Page, live_server: Any, user: Any, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    from chat import llm
+    from lifeassistant import llm
 
-    real_completion = llm.completion
+    real_stream = llm.stream_completion
 
     def unavailable(*args: Any, **kwargs: Any) -> Any:
         raise llm.LLMError("The language model is unavailable (test outage).")
 
-    monkeypatch.setattr(llm, "completion", unavailable)
+    monkeypatch.setattr(llm, "stream_completion", unavailable)
     sign_in(page, live_server.url)
     start_conversation(page)
 
@@ -184,7 +184,7 @@ def test_a_failed_reply_shows_its_error_and_can_be_retried(
     expect(reply.locator(".error")).to_have_text("The language model is unavailable (test outage).")
     shot(page, "desktop-failed-reply")
 
-    monkeypatch.setattr(llm, "completion", real_completion)
+    monkeypatch.setattr(llm, "stream_completion", real_stream)
     reply.get_by_role("button", name="Retry").click()
 
     expect(last_reply(page)).to_have_attribute("data-status", "done", timeout=REPLY_TIMEOUT_MS)
@@ -196,7 +196,7 @@ def test_reloading_mid_answer_resumes_waiting_for_the_reply(
     page: Page, live_server: Any, user: Any, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     from chat import services
-    from chat.tasks import run_tool_loop
+    from chat.tasks import generate_reply
 
     queued: list[int] = []
     monkeypatch.setattr(services, "dispatch_reply", lambda message: queued.append(message.pk))
@@ -212,7 +212,7 @@ def test_reloading_mid_answer_resumes_waiting_for_the_reply(
     shot(page, "desktop-pending-after-reload")
 
     assert len(queued) == 1
-    run_tool_loop(queued[0])
+    generate_reply(queued[0])
 
     expect(last_reply(page)).to_have_attribute("data-status", "done", timeout=REPLY_TIMEOUT_MS)
     expect(last_reply(page).locator(".content")).to_contain_text("You said: Are you there?")

@@ -9,31 +9,11 @@ from typing import Any
 import pytest
 from django.utils import timezone
 
-from chat.actions import ActionConflict, accept, apply_confirmation, confirmation_intent, propose, reject
+from chat.actions import ActionConflict, accept, apply_confirmation, propose, reject
 from chat.answering import build_llm_messages, execute_tool_call, fail
 from chat.models import Conversation, Message, PendingAction, ToolCall
-from chat.tools import ToolContext
+from lifeassistant.tools import ToolContext
 from lifeassistant.models import Expense
-
-
-@pytest.mark.parametrize(
-    "text", ["sim", "Sim!", "SIM, pode registrar", "pode registrar", "yes", "Yes please", "ok, pode", "confirmo", "pode sim", "👍", "s"]
-)
-def test_a_plain_yes_accepts(text: str) -> None:
-    assert confirmation_intent(text) == "accept"
-
-
-@pytest.mark.parametrize("text", ["não", "nao", "Não, obrigada", "no", "cancela", "não pode", "nope", "deixa pra lá"])
-def test_a_plain_no_rejects(text: str) -> None:
-    assert confirmation_intent(text) == "reject"
-
-
-@pytest.mark.parametrize(
-    "text",
-    ["sim, mas foram 60 reais", "Gastei 50 reais no mercado", "no mercado", "sim não", "", "obrigada", "ok " * 10],
-)
-def test_anything_more_than_a_yes_or_a_no_is_not_a_confirmation(text: str) -> None:
-    assert confirmation_intent(text) is None
 
 
 pytestmark = pytest.mark.django_db
@@ -69,11 +49,11 @@ def test_a_writing_call_from_the_model_writes_nothing_and_asks(conversation: Con
     content = execute_tool_call(
         reply, context, iteration=1, call_id="call_1", name="create_expense",
         arguments='{"amount": 50, "description": "mercado"}',
-    )
+    ).content
 
     told = json.loads(content)
     assert told["status"] == "pending_confirmation"
-    assert told["summary"] == "Registrar despesa de R$ 50,00 (mercado)"
+    assert told["summary"] == "Record an expense of R$ 50,00 (mercado)"
     assert not Expense.objects.exists()
     assert PendingAction.objects.get().status == "pending"
 
@@ -86,7 +66,8 @@ def test_a_redelivered_writing_call_proposes_once(conversation: Conversation) ->
     first = execute_tool_call(reply, context, iteration=1, call_id="call_1", name="create_expense", arguments=arguments)
     second = execute_tool_call(reply, context, iteration=1, call_id="call_1", name="create_expense", arguments=arguments)
 
-    assert json.loads(first) == json.loads(second)
+    assert json.loads(first.content) == json.loads(second.content)
+    assert first.status == second.status == "proposed"
     assert PendingAction.objects.count() == 1
     assert ToolCall.objects.count() == 1
 
@@ -98,7 +79,7 @@ def test_a_proposal_with_unusable_arguments_is_an_error_for_the_model(conversati
     content = execute_tool_call(
         reply, context, iteration=1, call_id="call_1", name="create_expense",
         arguments='{"amount": "cinquenta", "description": "mercado"}',
-    )
+    ).content
 
     assert "is not an amount of money" in json.loads(content)["error"]
     assert not PendingAction.objects.exists()

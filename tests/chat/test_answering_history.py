@@ -1,4 +1,4 @@
-"""The model gets the recent history (HISTORY_MESSAGES), tool turns in provider order."""
+"""The model gets the recent history within a token budget, tool turns in provider order."""
 
 from __future__ import annotations
 
@@ -12,8 +12,8 @@ from chat.models import Conversation, Message, ToolCall
 pytestmark = pytest.mark.django_db
 
 
-def test_only_the_most_recent_messages_are_replayed(user: Any, settings: Any) -> None:
-    settings.HISTORY_MESSAGES = 2
+def test_only_the_most_recent_messages_are_read(user: Any, settings: Any) -> None:
+    settings.HISTORY_SCAN_MESSAGES = 2
     conversation = Conversation.objects.create(owner=user)
     for number in range(3):
         said = Message.objects.create(conversation=conversation, role="user", content=f"pergunta {number}")
@@ -23,7 +23,10 @@ def test_only_the_most_recent_messages_are_replayed(user: Any, settings: Any) ->
 
     messages = build_llm_messages(reply)
 
-    assert [m["content"] for m in messages] == ["S", "pergunta 2", "resposta 2", "pergunta nova"]
+    assert [m["content"] for m in messages][0] == "S"
+    assert [m["content"] for m in messages][2:] == ["pergunta 2", "resposta 2", "pergunta nova"]
+    # The first message, no longer replayed, comes back as a note.
+    assert messages[1]["content"].endswith('"pergunta 0"')
 
 
 def test_tool_calls_of_one_step_come_before_their_results_and_the_answer(user: Any) -> None:

@@ -10,7 +10,7 @@ from django.utils import timezone
 
 from chat.models import Conversation, Message, PendingAction, ToolCall
 from chat.services import submit_message
-from chat.tasks import run_tool_loop
+from chat.tasks import generate_reply
 from lifeassistant.models import Expense
 
 pytestmark = pytest.mark.django_db
@@ -42,7 +42,7 @@ def test_a_second_delivery_of_a_finished_reply_does_nothing(scripted_llm: Any, s
     scripted_llm.reply_text("Registro R$ 50,00?")
     reply = send("Gastei 50 reais no mercado")
 
-    run_tool_loop.delay(reply.pk)
+    generate_reply.delay(reply.pk)
 
     assert len(scripted_llm.requests) == 2
     assert PendingAction.objects.count() == 1
@@ -56,7 +56,7 @@ def test_a_redelivery_after_a_crash_reuses_the_stored_tool_results(scripted_llm:
     scripted_llm.reply_tool_call("create_expense", {"amount": 50, "description": "mercado"}, call_id="call_a")
     scripted_llm.reply_text("Registro R$ 50,00?")
 
-    run_tool_loop.delay(reply.pk)
+    generate_reply.delay(reply.pk)
 
     assert Message.objects.get(pk=reply.pk).status == "done"
     assert PendingAction.objects.count() == 1
@@ -72,8 +72,8 @@ def test_a_confirmed_expense_is_written_once_whatever_the_redeliveries(scripted_
 
     as_if_the_worker_died(confirmed)
     scripted_llm.reply_text("Registrado!")
-    run_tool_loop.delay(confirmed.pk)
-    run_tool_loop.delay(confirmed.pk)
+    generate_reply.delay(confirmed.pk)
+    generate_reply.delay(confirmed.pk)
 
     assert Expense.objects.count() == 1
     assert Message.objects.get(pk=confirmed.pk).content == "Registrado!"

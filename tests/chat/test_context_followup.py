@@ -33,7 +33,7 @@ def test_sim_registra_isso_after_an_expense_offer_records_that_expense(scripted_
     [expense] = Expense.objects.all()
     assert expense.description == "mercado"
     prompt = Message.objects.filter(role="assistant").latest("id").system_prompt
-    assert "## Recent context" in prompt and "- last_intent: create_expense" in prompt
+    assert "## Recent context" in prompt and '- last_intent: "create_expense"' in prompt
     assert retrieve(api, conversation["id"])["last_task_id"] == str(expense.pk)
 
     scripted_llm.reply_text("De nada!")

@@ -9,7 +9,9 @@ import pytest
 
 from chat.preprocessor import CommandInstruction
 from chat.shell import (
+    ARGUMENT_RULES,
     DISABLED_REFUSAL,
+    ArgumentRule,
     SAFE_PATH,
     STAFF_ONLY_REFUSAL,
     ShellOutcome,
@@ -26,6 +28,16 @@ def shell(name: str, *args: str) -> CommandInstruction:
     )
 
 
+# Commands the runner tests use beyond the shipped rules, with the arguments they need.
+TEST_RULES = {
+    **ARGUMENT_RULES,
+    "ls": ArgumentRule(options=frozenset({"-A"}), operands=r"\S+"),
+    "seq": ArgumentRule(operands=r"\d+"),
+    "sleep": ArgumentRule(operands=r"\d+"),
+    "echo": ArgumentRule(operands=r".*"),
+}
+
+
 def policy(
     *allowed: str, enabled: bool = True, timeout: float = 5.0, cap: int = 10_000
 ) -> ShellPolicy:
@@ -34,6 +46,7 @@ def policy(
         allowlist=frozenset(allowed),
         timeout_seconds=timeout,
         output_cap_bytes=cap,
+        arguments=TEST_RULES,
     )
 
 
@@ -97,6 +110,59 @@ def test_a_skill_instruction_is_not_accepted_as_a_shell_command():
 
     with pytest.raises(ValueError):
         run_command(skill, policy("echo"), is_staff=True)
+
+
+# --- arguments (issue 13, item 11) --------------------------------------------------
+
+
+def shipped(*allowed: str) -> ShellPolicy:
+    """The policy as settings build it: the shipped argument rules."""
+    return ShellPolicy(enabled=True, allowlist=frozenset(allowed), timeout_seconds=5.0, output_cap_bytes=10_000)
+
+
+@pytest.mark.parametrize(
+    "args",
+    [
+        ("-f", "/etc/passwd"),
+        ("--file=/etc/passwd",),
+        ("--file", "/etc/passwd"),
+        ("-s", "2030-01-01"),
+        ("--set=2030-01-01",),
+        ("-r", "/etc/passwd"),
+        ("--reference=/etc/passwd",),
+        ("0101000030",),
+        ("-uf", "/etc/passwd"),
+        ("--", "-f"),
+    ],
+)
+def test_date_refuses_options_that_read_files_or_set_the_clock(args):
+    outcome = run_command(shell("date", *args), shipped("date"), is_staff=True)
+
+    assert_refused(outcome)
+    assert "root:" not in (outcome.refusal or "")
+    assert "'date' accepts -u, -R, -I, +FORMAT." in (outcome.refusal or "")
+
+
+@pytest.mark.parametrize("args", [(), ("-u",), ("-R",), ("+%Y-%m-%d",), ("-u", "+%H:%M")])
+def test_date_runs_with_its_permitted_arguments(args):
+    outcome = run_command(shell("date", *args), shipped("date"), is_staff=True)
+
+    assert (outcome.ran, outcome.exit_code) == (True, 0)
+
+
+def test_echo_prints_words_but_takes_no_other_option():
+    assert run_command(shell("echo", "olá", "mundo"), shipped("echo"), is_staff=True).output == "olá mundo\n"
+    assert_refused(run_command(shell("echo", "-e", "\\x41"), shipped("echo"), is_staff=True))
+    assert_refused(run_command(shell("echo", "--help"), shipped("echo"), is_staff=True))
+
+
+def test_an_allowlisted_command_without_rules_takes_no_arguments():
+    refused = run_command(shell("whoami", "--help"), shipped("whoami"), is_staff=True)
+    ran = run_command(shell("whoami"), shipped("whoami"), is_staff=True)
+
+    assert_refused(refused)
+    assert refused.refusal == "the option '--help' is not permitted; 'whoami' accepts no arguments."
+    assert ran.ran is True
 
 
 # --- running --------------------------------------------------------------------------

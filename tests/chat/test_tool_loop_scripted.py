@@ -117,19 +117,34 @@ def test_the_model_gets_a_tool_error_back_and_can_recover(scripted_llm: Any, say
     assert len(reply["pending_actions"]) == 1
 
 
-def test_a_model_that_never_stops_calling_tools_is_cut_at_the_iteration_cap(
-    scripted_llm: Any, say: Any, settings: Any
-) -> None:
+def test_at_the_iteration_cap_the_model_answers_without_tools(scripted_llm: Any, say: Any, settings: Any) -> None:
     settings.TOOL_LOOP_MAX_ITERATIONS = 3
-    for _ in range(5):
+    for _ in range(3):
         scripted_llm.reply_tool_call("get_finance_summary", {})
+    scripted_llm.reply_text("Suas finanças estão em dia.")
 
     reply = say("Como estão minhas finanças?")
 
-    assert reply["status"] == "failed"
-    assert "maximum of 3 tool steps" in reply["error"]
-    assert len(scripted_llm.requests) == 3
+    assert reply["status"] == "done"
+    assert reply["content"] == "Suas finanças estão em dia."
+    assert len(scripted_llm.requests) == 4
+    assert "tools" not in scripted_llm.requests[3]  # the last call cannot ask for more
     assert ToolCall.objects.count() == 3
+
+
+def test_a_model_that_asks_for_a_tool_not_offered_gets_an_error_and_nothing_runs(
+    scripted_llm: Any, say: Any
+) -> None:
+    scripted_llm.reply_tool_call("create_expense", {"amount": 50, "description": "mercado"})
+    scripted_llm.reply_text("Não consigo registrar aqui.")
+
+    reply = say("Oi, tudo bem?")  # a general turn: no finance tools offered
+
+    assert "create_expense" not in reply["tools_offered"]
+    assert reply["status"] == "done"
+    assert reply["pending_actions"] == []
+    fed_back = json.loads(scripted_llm.requests[1]["messages"][-1]["content"])
+    assert "'create_expense' is not available in this turn" in fed_back["error"]
 
 
 def test_a_provider_outage_fails_the_reply_clearly_and_keeps_the_users_message(

@@ -80,13 +80,13 @@ def test_a_real_worker_answers_a_message_posted_through_the_api(worker, api, shi
 
 
 def test_a_redelivered_task_does_not_answer_twice(worker, api, shipped_skills):
-    from chat.tasks import run_tool_loop
+    from chat.tasks import generate_reply
 
     conversation = api.post("/api/v1/conversations/", {}, format="json").json()
     response = api.post(f"/api/v1/conversations/{conversation['id']}/messages/", {"content": "oi"}, format="json")
     reply_id = response.json()["assistant_message"]["id"]
     first = wait_for_reply(reply_id)
-    run_tool_loop.delay(reply_id)  # a duplicate delivery
+    generate_reply.delay(reply_id)  # a duplicate delivery
     time.sleep(2)
     again = Message.objects.get(pk=reply_id)
     assert again.finished_at == first.finished_at

@@ -8,7 +8,6 @@ from documents.analysis import (
     ANALYZER_PROMPT,
     AnalyzerResult,
     analyze,
-    extract_user_prompt,
     parse_analyzer_output,
     should_extract,
 )
@@ -264,12 +263,3 @@ def test_the_detected_language_is_normalised_to_an_iso_code_or_ignored(value, ex
 
     assert result is not None
     assert result.detected_language == expected
-
-
-def test_the_user_prompt_is_the_intent_when_there_is_one():
-    assert extract_user_prompt("Sum my spending.", "raw message with data") == "Sum my spending."
-
-
-@pytest.mark.parametrize("intent", [None, "", "   \n"])
-def test_the_user_prompt_falls_back_to_the_raw_message(intent):
-    assert extract_user_prompt(intent, "raw message with data") == "raw message with data"

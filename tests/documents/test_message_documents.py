@@ -34,7 +34,13 @@ def test_a_40_kb_message_becomes_two_documents_and_a_short_intent(api, conversat
     assert len(content.encode()) > 40_000
     body = send(api, conversation["id"], {"content": content}).json()
     user_message = body["user_message"]
-    assert user_message["content"] == content  # what the user wrote is kept verbatim
+    # The 202 carries a preview and the documents by reference, not the 40 KB again...
+    assert user_message["content_truncated"] is True
+    assert content.startswith(user_message["content"].rstrip("…"))
+    assert len(json.dumps(body)) < 8_000
+    assert [d["mime_type"] for d in user_message["documents"]] == ["text/csv", "application/json"]
+    # ...and what the user wrote is kept verbatim.
+    assert api.get(f"/api/v1/messages/{user_message['id']}/").json()["content"] == content
     stored = Message.objects.get(pk=user_message["id"])
     assert len(stored.intent) < 500
     assert "https://example.com/guia" in stored.intent
@@ -134,7 +140,7 @@ def test_a_very_short_message_keeps_the_previous_language(api, user, conversatio
 
 def test_the_model_can_read_a_document_with_read_document(user, conversation, shipped_skills):
     from chat.models import Conversation
-    from chat.tools import REGISTRY, ToolContext
+    from lifeassistant.tools import REGISTRY, ToolContext
 
     conv = Conversation.objects.get(pk=conversation["id"])
     ChatDocument.objects.create(owner=user, conversation=conv, file_name="user_context_1.csv", content="a,b\n1,2")
@@ -147,10 +153,44 @@ def test_the_model_can_read_a_document_with_read_document(user, conversation, sh
 
 def test_read_document_never_reads_another_users_document(user, other_user, conversation, shipped_skills):
     from chat.models import Conversation
-    from chat.tools import REGISTRY, ToolContext
+    from lifeassistant.tools import REGISTRY, ToolContext
 
     conv = Conversation.objects.get(pk=conversation["id"])
     ChatDocument.objects.create(owner=user, conversation=conv, file_name="secret.txt", content="x")
     theirs = Conversation.objects.create(owner=other_user)
     outcome = REGISTRY.execute("read_document", '{"name": "secret.txt"}', ToolContext(other_user, theirs, None))
     assert not outcome.ok
+
+
+def test_a_stalled_analyzer_model_does_not_hold_the_post(api, conversation, shipped_skills, scripted_llm, small_window, settings):
+    """The analyzer gets ANALYZER_TIMEOUT_SECONDS and no retry, then the deterministic extractor (issue 13, item 15)."""
+    import time
+
+    settings.ANALYZER_TIMEOUT_SECONDS = 1.0
+    scripted_llm.stall_next(30)  # the analyzer's call: the model stalls far past the budget
+
+    started = time.monotonic()
+    response = api.post(f"/api/v1/conversations/{conversation['id']}/messages/", {"content": big_message()}, format="json")
+    elapsed = time.monotonic() - started
+
+    assert response.status_code == 202
+    assert not scripted_llm.stalls_finished.is_set(), f"the POST waited {elapsed:.1f} s for the stalled model"
+    # One analyzer attempt, still stalled (it is logged once answered), and no retry after it.
+    assert scripted_llm.take_stall() == 0.0 and scripted_llm.requests == []
+    stored = Message.objects.get(pk=response.json()["user_message"]["id"])
+    assert ChatDocument.objects.filter(message=stored).count() == 2  # the deterministic extractor's documents
+    print(f"POST with a stalled analyzer: {elapsed:.2f} s (budget {settings.ANALYZER_TIMEOUT_SECONDS} s)")
+
+
+def test_available_documents_lists_the_newest_first_and_cuts_the_oldest(api, user, conversation, send, shipped_skills):
+    from chat.models import Conversation
+
+    row = Conversation.objects.get(pk=conversation["id"])
+    for n in range(25):
+        ChatDocument.objects.create(owner=user, conversation=row, file_name=f"doc_{n:02d}.txt", content="x")
+    send(api, conversation["id"], {"content": "oi"})
+    prompt = Message.objects.filter(role="assistant").latest("id").system_prompt
+    section = prompt[prompt.index("## AVAILABLE_DOCUMENTS"):]
+    listed = [line.split(" ")[1] for line in section.splitlines() if line.startswith("- doc_")]
+    assert listed == [f"doc_{n:02d}.txt" for n in range(24, 4, -1)]
+    assert "…and 5 more documents not listed here." in section

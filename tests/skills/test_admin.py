@@ -57,13 +57,14 @@ def test_the_changelist_lists_every_shipped_skill_with_its_links_to_preview_and_
     listed = {skill.name for skill in response.context["cl"].result_list}
     assert listed == {"general", "finance", "health", "counselor", "professional", "relationships", "spiritual"}
     assert reverse("admin:skills_skill_preview").encode() in response.content
-    assert reverse("admin:skills_skill_usage").encode() in response.content
+    assert reverse("admin:chat_message_skill_usage").encode() in response.content
 
 
 def test_searching_the_changelist_finds_skills_by_trigger_pattern(admin_client: Any) -> None:
     response = admin_client.get(CHANGELIST, {"q": "insonia"})
 
-    assert [skill.name for skill in response.context["cl"].result_list] == ["health"]
+    # Health has the pattern; the counselor's compound pattern about sleep and debts names it.
+    assert [skill.name for skill in response.context["cl"].result_list] == ["counselor", "health"]
 
 
 def test_filtering_the_changelist_shows_only_disabled_skills(admin_client: Any) -> None:
@@ -81,6 +82,7 @@ def test_the_change_page_shows_patterns_one_per_line_and_documents_their_syntax(
     assert form["trigger_patterns"].value().splitlines()[:3] == ["gasta", "gastei", "gastou"]
     content = response.content.decode()
     assert "WHOLE word" in content and "START of a word" in content and "accents are ignored" in content
+    assert "exclusion" in content and "compound pattern" in content
     assert reverse("admin:skills_skill_preview_object", args=[Skill.objects.get(name="finance").pk]) in content
 
 
@@ -120,6 +122,34 @@ def test_a_malformed_pattern_is_refused_with_the_reason(admin_client: Any) -> No
         "Pattern '=': '=' must be followed by a word.",
         "Pattern '!!!': a pattern needs at least one letter or digit.",
     ]
+
+
+def test_exclusions_and_compound_patterns_are_saved_as_written(admin_client: Any) -> None:
+    patterns = "=promocao\n!na promocao\ninsonia | =sono & por causa & @finance"
+    response = admin_client.post(change_url("health"), form_data("health", trigger_patterns=patterns))
+
+    assert response.status_code == 302, errors_of(response)
+    assert Skill.objects.get(name="health").trigger_patterns == patterns.splitlines()
+
+
+def test_a_compound_pattern_naming_a_missing_skill_or_its_own_is_refused(admin_client: Any) -> None:
+    response = admin_client.post(
+        change_url("health"),
+        form_data("health", trigger_patterns="sono & @travel\nsono & @health | @finance\nsono & !x"),
+    )
+
+    assert response.status_code == 200
+    assert errors_of(response)["trigger_patterns"] == [
+        "Pattern 'sono & !x': an exclusion ('!') cannot be part of a compound pattern.",
+    ]
+    response = admin_client.post(
+        change_url("health"), form_data("health", trigger_patterns="sono & @travel\nsono & @health | @finance")
+    )
+    assert errors_of(response)["trigger_patterns"] == [
+        "Pattern 'sono & @travel': there is no skill named 'travel'.",
+        "Pattern 'sono & @health | @finance': '@health' is this skill itself; its own patterns already fire it.",
+    ]
+    assert "sono & @travel" not in Skill.objects.get(name="health").trigger_patterns
 
 
 def test_an_unknown_tone_choice_is_refused(admin_client: Any) -> None:

@@ -116,15 +116,17 @@ def test_evaluate_routing_asks_to_load_skills_when_there_are_none(tmp_path: Path
 
 @pytest.mark.usefixtures("shipped_skills")
 @pytest.mark.skipif(not DEV_SET.is_file(), reason="the shared routing development set is absent")
-def test_the_shipped_skills_route_at_least_90_percent_of_the_development_set_exactly() -> None:
+def test_the_shipped_skills_route_at_least_95_percent_of_the_development_set_exactly() -> None:
     report = json.loads(run("evaluate_routing", str(DEV_SET), "--json"))
 
     assert report["n"] >= 50
-    assert report["exact_match"] >= 0.90, report["misses"]
+    assert report["exact_match"] >= 0.95, report["misses"]
 
 
 def test_the_benchmark_prints_both_sections_as_one_json_object() -> None:
-    figures = json.loads(run("benchmark", "--json", "--repeats", "1"))
+    figures = json.loads(
+        run("benchmark", "--json", "--repeats", "1", "--section", "detection", "--section", "tokens", "--section", "context")
+    )
 
     assert set(figures) == {"detection", "tokens", "context"}
     detection = figures["detection"]

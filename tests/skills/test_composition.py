@@ -68,7 +68,7 @@ def test_a_finance_message_gets_the_finance_tools_and_temperature():
 
 
 def test_a_mixed_message_orders_skills_by_priority_and_takes_the_lowest_temperature():
-    composition = compose(detect("estou com insônia por causa das dívidas"), CATALOG, base_prompt=BASE_PROMPT)
+    composition = compose(detect("gastei 40 reais em remédio pra gripe"), CATALOG, base_prompt=BASE_PROMPT)
     assert composition.skill_names == ("finance", "health")
     assert composition.temperature == 0.3
     assert len(composition.tools) == 12

@@ -1,7 +1,9 @@
 from datetime import datetime, timedelta, timezone
 
 from skills.domain import DEFAULT_TONE, SkillDefinition
-from skills.inertia import EMPTY_STATE, Decision, InertiaState, decide
+import pytest
+
+from skills.inertia import EMPTY_STATE, Cue, Decision, InertiaState, decide, topic_cue
 
 NOW = datetime(2025, 3, 1, 12, 0, tzinfo=timezone.utc)
 
@@ -61,7 +63,7 @@ def test_a_detection_resets_the_state():
     assert decision.state == InertiaState(("health",), NOW, 0)
 
 
-def test_a_new_detection_replaces_the_previous_skills():
+def test_a_new_topic_replaces_the_previous_skills():
     decisions = run([{"finance": ("gast",)}, {}, {"health": ("sono",)}, {}])
     assert [names(decision) for decision in decisions] == [
         ["finance"],
@@ -201,3 +203,105 @@ def test_a_routed_skill_needing_a_preference_stays_off_without_it():
 def test_triggers_of_unknown_skills_are_ignored():
     decision = decide(SKILLS, {"deleted": ("x",)}, EMPTY_STATE, now=NOW)
     assert names(decision) == ["general"]
+
+
+def run_cued(messages: list[tuple[dict[str, tuple[str, ...]], Cue]], **options: object) -> list[Decision]:
+    """Decide a conversation whose messages come with their topic cue."""
+    decisions = []
+    state = EMPTY_STATE
+    for index, (matches, cue) in enumerate(messages):
+        decision = decide(SKILLS, matches, state, now=NOW + timedelta(minutes=index), cue=cue, **options)  # type: ignore[arg-type]
+        decisions.append(decision)
+        state = decision.state
+    return decisions
+
+
+def test_a_message_referring_back_combines_with_the_skills_under_inertia():
+    # "tenho 20 mil de dívida" ... "e por causa disso não durmo"
+    decisions = run_cued([({"finance": ("divida",)}, Cue.NONE), ({"health": ("durmo",)}, Cue.REFERS_BACK)])
+    assert names(decisions[1]) == ["finance", "health"]
+    assert decisions[1].reason == "combined"
+    assert decisions[1].state == InertiaState(("finance", "health"), NOW + timedelta(minutes=1), 0)
+
+
+def test_a_feeling_alone_joins_the_topic_at_hand():
+    # "tenho 20 mil de dívida" ... "estou desesperada"
+    decisions = run_cued([({"finance": ("divida",)}, Cue.NONE), ({"counselor": ("desesper",)}, Cue.NONE)])
+    assert names(decisions[1]) == ["counselor", "finance"]
+    assert decisions[1].reason == "combined"
+
+
+def test_a_message_firing_an_active_skill_again_brings_the_other_skills_along():
+    # counselor + finance active ... "paguei a fatura e fui na academia"
+    first = decide(SKILLS, {"counselor": ("ansied",), "finance": ("divida",)}, EMPTY_STATE, now=NOW)
+    decision = decide(SKILLS, {"finance": ("pague",), "health": ("academia",)}, first.state, now=NOW)
+    assert names(decision) == ["counselor", "finance", "health"]
+    assert decision.reason == "combined"
+
+
+def test_combined_skills_stay_together_under_inertia_and_then_fall_back_together():
+    decisions = run_cued(
+        [({"finance": ("divida",)}, Cue.NONE), ({"health": ("sono",)}, Cue.REFERS_BACK)]
+        + [({}, Cue.NONE)] * 6
+    )
+    assert [names(decision) for decision in decisions[2:7]] == [["finance", "health"]] * 5
+    assert names(decisions[7]) == ["general"]
+
+
+def test_an_unrelated_domain_replaces_even_a_feeling():
+    # counselor active ... "gastei 50 no mercado": a note about money, not the feeling
+    decisions = run_cued([({"counselor": ("trist",)}, Cue.NONE), ({"finance": ("gastei",)}, Cue.NONE)])
+    assert names(decisions[1]) == ["finance"]
+    assert decisions[1].reason == "trigger"
+
+
+def test_an_announced_change_of_subject_replaces_even_a_back_reference_or_a_feeling():
+    decisions = run_cued([({"finance": ("divida",)}, Cue.NONE), ({"counselor": ("medo",)}, Cue.CHANGES_TOPIC)])
+    assert names(decisions[1]) == ["counselor"]
+    assert decisions[1].reason == "trigger"
+
+
+def test_nothing_combines_once_inertia_ran_out():
+    decisions = run_cued(
+        [({"finance": ("divida",)}, Cue.NONE)] + [({}, Cue.NONE)] * 6 + [({"counselor": ("medo",)}, Cue.REFERS_BACK)]
+    )
+    assert names(decisions[7]) == ["counselor"]
+    assert decisions[7].reason == "trigger"
+
+
+def test_nothing_combines_with_inertia_turned_off():
+    decisions = run_cued(
+        [({"finance": ("divida",)}, Cue.NONE), ({"health": ("sono",)}, Cue.REFERS_BACK)], inertia_messages=0
+    )
+    assert names(decisions[1]) == ["health"]
+
+
+def test_a_kept_skill_whose_preference_was_turned_off_does_not_combine():
+    state = InertiaState(("spiritual",), NOW, 1)
+    decision = decide(SKILLS, {"counselor": ("medo",)}, state, now=NOW, preferences={}, cue=Cue.REFERS_BACK)
+    assert names(decision) == ["counselor"]
+
+
+def test_an_explicit_skill_does_not_combine_with_inertia():
+    state = InertiaState(("finance",), NOW, 1)
+    decision = decide(SKILLS, {}, state, now=NOW, explicit="health", cue=Cue.REFERS_BACK)
+    assert names(decision) == ["health"]
+    assert decision.reason == "explicit"
+
+
+@pytest.mark.parametrize(
+    ("text", "cue"),
+    [
+        ("e por causa disso não durmo", Cue.REFERS_BACK),
+        ("Também estou sem dormir", Cue.REFERS_BACK),
+        ("and that keeps me up at night", Cue.REFERS_BACK),
+        ("I can't sleep either, it's too much", Cue.REFERS_BACK),
+        ("Mudando de assunto, isso não importa: fui à academia", Cue.CHANGES_TOPIC),
+        ("By the way, I ran 5k today", Cue.CHANGES_TOPIC),
+        ("corri 5 km hoje", Cue.NONE),
+        ("Gastei 50 essa semana", Cue.NONE),
+        ("Paraisso é um nome estranho", Cue.NONE),
+    ],
+)
+def test_topic_cue_reads_back_references_and_announced_changes_as_whole_words(text, cue):
+    assert topic_cue(text) is cue

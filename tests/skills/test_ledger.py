@@ -53,10 +53,12 @@ def test_a_grocery_expense_is_answered_by_finance_with_eight_tools_at_temperatur
     assert 0 < reply["fixed_tokens"] < reply["monolithic_fixed_tokens"]
 
 
-def test_sleep_and_debts_combine_finance_and_health_in_priority_order_at_the_lowest_temperature(send: Send) -> None:
+def test_sleep_lost_over_debts_combines_counselor_finance_and_health_at_the_lowest_temperature(send: Send) -> None:
+    # Seed 004 §5.4: "sono" fires health, "pagar"/"parcelas" finance, and losing sleep
+    # because of them is financial stress, which the counselor's compound pattern claims.
     reply = send("Estou perdendo o sono porque não consigo pagar as parcelas")
 
-    assert reply["active_skills"] == ["finance", "health"]
+    assert reply["active_skills"] == ["counselor", "finance", "health"]
     assert reply["temperature"] == min(0.3, Skill.objects.get(name="health").temperature)
     assert reply["tools_offered"] == [*BASE_TOOLS, *tools_of("finance", "health")]
     assert len(reply["tools_offered"]) == 12

@@ -1,7 +1,7 @@
 import pytest
 
 from skills.domain import DEFAULT_TONE, SkillDefinition
-from skills.matching import compile_matcher, naive_match, normalize, validate_pattern
+from skills.matching import compile_matcher, naive_match, normalize, skill_references, validate_pattern
 
 
 def make_skill(name: str, *patterns: str, enabled: bool = True) -> SkillDefinition:
@@ -188,3 +188,102 @@ def test_naive_match_is_the_original_substring_search():
     counselor = make_skill("counselor", "briga")
     assert naive_match("Obrigado, realmente", [finance, counselor]) == ("finance", "counselor")
     assert naive_match("Dívida", [make_skill("finance", "divida")]) == ()
+
+
+def test_an_exclusion_silences_its_skills_patterns_on_the_words_it_matches():
+    professional = make_skill("professional", "=promoção", "!na promoção")
+    assert match("Ganhei uma promoção!", professional) == {"professional": ("=promoção",)}
+    assert match("Comprei o tênis na promoção", professional) == {}
+
+
+def test_an_exclusion_also_silences_a_pattern_that_only_overlaps_it():
+    professional = make_skill("professional", "=um aumento", "!aumento de peso")
+    assert match("pedi um aumento ao meu chefe", professional) == {"professional": ("=um aumento",)}
+    assert match("tive um aumento de peso", professional) == {}
+
+
+def test_an_exclusion_only_silences_where_it_matches():
+    professional = make_skill("professional", "=promoção", "!na promoção")
+    assert match("vi na promoção, e depois saiu minha promoção", professional) == {
+        "professional": ("=promoção",)
+    }
+
+
+def test_an_exclusion_never_fires_its_skill_nor_silences_another_skill():
+    finance = make_skill("finance", "na promoção")
+    professional = make_skill("professional", "=promoção", "!na promoção")
+    assert match("na promoção", finance, professional) == {"finance": ("na promoção",)}
+
+
+def test_a_compound_pattern_fires_when_every_part_is_found_in_any_order():
+    counselor = make_skill("counselor", "insônia | =sono & por causa")
+    assert match("estou com insônia por causa disso", counselor) == {
+        "counselor": ("insônia | =sono & por causa",)
+    }
+    assert match("por causa disso perdi o sono", counselor) == {
+        "counselor": ("insônia | =sono & por causa",)
+    }
+    assert match("estou com insônia", counselor) == {}
+    assert match("por causa da chuva", counselor) == {}
+
+
+def test_a_skill_reference_is_found_when_that_skills_own_patterns_fire():
+    finance = make_skill("finance", "divida")
+    health = make_skill("health", "insonia")
+    counselor = make_skill("counselor", "@health & por causa & @finance")
+    skills = (finance, health, counselor)
+    assert match("insônia por causa das dívidas", *skills) == {
+        "health": ("insonia",),
+        "finance": ("divida",),
+        "counselor": ("@health & por causa & @finance",),
+    }
+    assert match("insônia por causa do barulho", *skills) == {"health": ("insonia",)}
+    assert match("insônia e dívidas", *skills) == {"health": ("insonia",), "finance": ("divida",)}
+
+
+def test_compound_patterns_do_not_chain():
+    finance = make_skill("finance", "divida")
+    counselor = make_skill("counselor", "@finance & medo")
+    spiritual = make_skill("spiritual", "@counselor")
+    assert match("medo das dívidas", finance, counselor, spiritual) == {
+        "finance": ("divida",),
+        "counselor": ("@finance & medo",),
+    }
+
+
+def test_the_pieces_of_a_compound_pattern_fire_nothing_by_themselves():
+    counselor = make_skill("counselor", "insônia & por causa")
+    assert match("por causa", counselor) == {}
+
+
+def test_exclusions_apply_to_the_pieces_of_their_skills_compound_patterns():
+    spiritual = make_skill("spiritual", "=deus & =fé", "!meu deus")
+    assert match("meu Deus, que fé", spiritual) == {}
+    assert match("fé em Deus", spiritual) == {"spiritual": ("=deus & =fé",)}
+
+
+def test_skill_references_lists_the_skills_a_compound_pattern_names():
+    assert skill_references("insônia & @finance | @health") == ("finance", "health")
+    assert skill_references("gast") == ()
+
+
+@pytest.mark.parametrize(
+    "pattern",
+    ["!", "! ", "!=", "!!!", "a & ", "| b", "a & @", "a & @Finance", "a & !b", "@fin ance", "a & =", "x & " + "a" * 101, "a | " * 80 + "b"],
+)
+def test_validate_pattern_rejects_malformed_exclusions_and_compound_patterns(pattern):
+    assert validate_pattern(pattern) is not None
+
+
+@pytest.mark.parametrize(
+    "pattern", ["!na promoção", "!=de propósito", "a & b", "a | b", "@finance", "insônia | =sono & por causa & @finance"]
+)
+def test_validate_pattern_accepts_exclusions_and_compound_patterns(pattern):
+    assert validate_pattern(pattern) is None
+
+
+def test_malformed_compound_patterns_are_skipped_and_reported():
+    counselor = make_skill("counselor", "a & ", "medo")
+    matcher = compile_matcher([counselor])
+    assert matcher.match("medo") == {"counselor": ("medo",)}
+    assert [(skill, pattern) for skill, pattern, _ in matcher.skipped_patterns] == [("counselor", "a & ")]

@@ -55,9 +55,7 @@ def test_a_message_that_fires_nothing_falls_back_to_general(admin_client: Any) -
 
 
 def test_two_domains_are_ordered_by_priority_with_the_lowest_temperature(admin_client: Any) -> None:
-    response = admin_client.get(
-        preview_url(), {"message": "Estou perdendo o sono porque não consigo pagar as parcelas"}
-    )
+    response = admin_client.get(preview_url(), {"message": "Comprei remédio pra dor de cabeça, 40 reais"})
 
     preview = response.context["preview"]
     assert preview.active_names == ["finance", "health"]

@@ -66,7 +66,10 @@ def test_a_round_trip_keeps_every_field():
     definition = SkillDefinition(
         name="custom_skill-2",
         description="Tudo: ação, \"aspas\" e dois-pontos",
-        trigger_patterns=("=fé", "não sei o que fazer", "r$", "don't know"),
+        trigger_patterns=(
+            "=fé", "não sei o que fazer", "r$", "don't know", "!na promoção",
+            "insônia | =sono & por causa & @finance", "@professional & @relationships",
+        ),
         tools=("create_expense",),
         prompt_extension="## Título\n\n- linha com: dois pontos\n---\nfim",
         tone=ToneConfig("celebratory", "moderate", "elaborated", "careful-informal"),
@@ -187,6 +190,9 @@ def test_a_malformed_file_gives_an_error(text, expected):
         ("triggers", "gast", "'triggers' must be a list"),
         ("triggers", "[gast, '=']", "trigger '=': '=' must be followed by a word"),
         ("triggers", "[gast, '']", "must not be empty"),
+        ("triggers", "['!']", "trigger '!': '!' must be followed by a pattern"),
+        ("triggers", "['sono & ']", "empty alternative"),
+        ("triggers", "['sono & @Finance']", "'@Finance' must be '@' followed by a skill name"),
         ("tools", "[1, 2]", "'tools' must be a list of text items"),
         ("examples", "{a: b}", "'examples' must be a list"),
         ("requires_user_preference", "[]", "must be non-empty text"),

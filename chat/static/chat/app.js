@@ -379,7 +379,20 @@
   }
 
   function renderUserBody(message) {
-    const body = el("div", { className: "bubble" }, [el("p", { className: "content", text: message.content })]);
+    const text = el("p", { className: "content", text: message.content });
+    const body = el("div", { className: "bubble" }, [text]);
+    if (message.content_truncated) {
+      // Lists carry a preview of a long message; the whole text is one request away.
+      const more = button("Show the whole message", async () => {
+        try {
+          text.textContent = (await api(`messages/${message.id}/`)).content;
+          more.remove();
+        } catch (err) {
+          showAlert(err.message);
+        }
+      }, "button small show-whole");
+      body.append(more);
+    }
     const documents = message.documents || [];
     if (documents.length) {
       const list = el("ul", { className: "attachments", attrs: { "aria-label": "Attachments" } });

@@ -12,7 +12,7 @@ from rest_framework.test import APIClient
 
 from chat.actions import propose
 from chat.models import Conversation, Message, PendingAction
-from chat.tools import ToolContext
+from lifeassistant.tools import ToolContext
 from lifeassistant.models import Expense
 
 pytestmark = pytest.mark.django_db
@@ -38,7 +38,7 @@ def test_the_reply_shows_its_pending_action(api: APIClient, action: PendingActio
             "id": action.pk,
             "tool": "create_expense",
             "arguments": {"amount": 50, "description": "mercado"},
-            "summary": "Registrar despesa de R$ 50,00 (mercado)",
+            "summary": "Record an expense of R$ 50,00 (mercado)",
             "status": "pending",
             "expires_at": body["pending_actions"][0]["expires_at"],
         }
@@ -90,5 +90,5 @@ def test_a_conversations_actions_can_be_filtered_by_status(api: APIClient, actio
     assert [a["id"] for a in api.get(url, {"status": "pending"}).json()] == [action.pk]
     api.post(f"/api/v1/actions/{action.pk}/reject/")
     assert api.get(url, {"status": "pending"}).json() == []
-    assert api.get(url, {"status": "rejected"}).json()[0]["summary"] == "Registrar despesa de R$ 50,00 (mercado)"
+    assert api.get(url, {"status": "rejected"}).json()[0]["summary"] == "Record an expense of R$ 50,00 (mercado)"
     assert api.get(url, {"status": "maybe"}).status_code == 400

@@ -4,6 +4,7 @@ import functools
 
 import litellm
 import pytest
+from django.core.cache import cache
 
 from chat.models import Message
 
@@ -19,7 +20,8 @@ def test_it_accepts_a_message_and_answers_it_with_the_offline_model(api, convers
 
     reply = api.get(f"/api/v1/messages/{body['assistant_message']['id']}/").json()
     assert reply["status"] == "done"
-    assert reply["content"].startswith("No language model is configured")
+    # The offline model's notice speaks the user's language.
+    assert reply["content"].startswith("Nenhum modelo de linguagem está configurado")
     assert "finance" in reply["content"]
     assert reply["active_skills"] == ["finance"]
     assert reply["usage"]["total_tokens"] > 0
@@ -138,6 +140,49 @@ def test_only_a_failed_reply_can_be_retried(api, conversation, send, shipped_ski
     assert response.json()["detail"] == "Only a failed (or stuck) assistant reply can be retried."
 
 
+def test_a_retry_is_refused_while_one_is_queued_and_queues_one_task(
+    api, conversation, send, shipped_skills, monkeypatch, django_capture_on_commit_callbacks
+):
+    from datetime import timedelta
+
+    from django.utils import timezone
+
+    from chat.tasks import generate_reply
+
+    body = send(api, conversation["id"], {"content": "oi"}).json()
+    reply_id = body["assistant_message"]["id"]
+    # An old reply that failed: its created_at is long past the task's time limit.
+    Message.objects.filter(pk=reply_id).update(status="failed", created_at=timezone.now() - timedelta(hours=1))
+    queued = []
+    monkeypatch.setattr(generate_reply, "delay", lambda pk: queued.append(pk))
+
+    codes = []
+    for _ in range(5):
+        with django_capture_on_commit_callbacks(execute=True):
+            codes.append(api.post(f"/api/v1/messages/{reply_id}/retry/"))
+
+    assert [r.status_code for r in codes] == [202, 409, 409, 409, 409]
+    assert codes[1].json() == {"detail": "This reply is already queued or running; retry it if it fails."}
+    assert queued == [reply_id]
+
+
+def test_retries_share_the_message_rate(api, conversation, send, shipped_skills, monkeypatch):
+    from rest_framework.settings import api_settings
+    from rest_framework.throttling import ScopedRateThrottle
+
+    from chat.tasks import generate_reply
+
+    replies = [send(api, conversation["id"], {"content": f"m{n}"}).json()["assistant_message"]["id"] for n in range(3)]
+    Message.objects.filter(pk__in=replies).update(status="failed")
+    monkeypatch.setattr(generate_reply, "delay", lambda pk: None)
+    cache.clear()  # the three messages above spent their own budget
+    monkeypatch.setattr(ScopedRateThrottle, "THROTTLE_RATES", {**api_settings.DEFAULT_THROTTLE_RATES, "messages": "2/minute"})
+
+    codes = [api.post(f"/api/v1/messages/{reply_id}/retry/").status_code for reply_id in replies]
+
+    assert codes == [202, 202, 429]
+
+
 def test_a_reply_stuck_past_the_task_time_limit_can_be_retried(api, conversation, send, shipped_skills, django_capture_on_commit_callbacks):
     from datetime import timedelta
 
@@ -154,12 +199,12 @@ def test_a_reply_stuck_past_the_task_time_limit_can_be_retried(api, conversation
 
 
 def test_a_broker_that_refuses_the_task_fails_the_reply_instead_of_leaving_it_pending(api, conversation, send, shipped_skills, monkeypatch):
-    from chat.tasks import run_tool_loop
+    from chat.tasks import generate_reply
 
     def refuse(*args, **kwargs):
         raise ConnectionError("broker down")
 
-    monkeypatch.setattr(run_tool_loop, "delay", refuse)
+    monkeypatch.setattr(generate_reply, "delay", refuse)
     body = send(api, conversation["id"], {"content": "oi"}).json()
     reply = api.get(f"/api/v1/messages/{body['assistant_message']['id']}/").json()
     assert reply["status"] == "failed"

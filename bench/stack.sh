@@ -1,0 +1,64 @@
+#!/usr/bin/env bash
+# Run the load benchmark against a real stack on this machine: an instant model, gunicorn
+# (2 sync workers, --preload), PostgreSQL, Redis and a Celery worker (concurrency 2).
+# Starts them, runs `python -m bench.load` with the arguments given, then stops them.
+#
+#   bash bench/stack.sh --clients 8 --clients 32 --seconds 20
+#
+# BENCH_DATABASE_URL (default postgres://postgres@127.0.0.1:5432/lifeassistant_bench; created
+# when missing), BENCH_BROKER_URL and BENCH_CACHE_URL (default Redis databases 11 and 12) choose
+# the services. The database is migrated and gets a `bench` user; its rows stay afterwards.
+set -euo pipefail
+cd "$(dirname "$0")/.."
+PY=${PY:-.venv/bin/python}
+BIN=$(dirname "$PY")
+DATABASE_URL=${BENCH_DATABASE_URL:-postgres://postgres@127.0.0.1:5432/lifeassistant_bench}
+BROKER=${BENCH_BROKER_URL:-redis://127.0.0.1:6379/11}
+CACHE=${BENCH_CACHE_URL:-redis://127.0.0.1:6379/12}
+RUN=$(mktemp -d)
+free_port() { "$PY" -c 'import socket; s=socket.socket(); s.bind(("127.0.0.1", 0)); print(s.getsockname()[1])'; }
+
+cleanup() {
+  for name in gunicorn celery model; do
+    if [ -f "$RUN/$name.pid" ]; then kill "$(cat "$RUN/$name.pid")" 2>/dev/null || true; fi
+  done
+  wait 2>/dev/null || true
+  rm -rf "$RUN"
+}
+trap cleanup EXIT
+
+"$PY" -m bench.instant_model --port 0 --port-file "$RUN/model.port" >/dev/null & echo $! >"$RUN/model.pid"
+for _ in $(seq 1 50); do [ -s "$RUN/model.port" ] && break; sleep 0.1; done
+
+export DATABASE_URL
+export CELERY_BROKER_URL="$BROKER" CACHE_URL="$CACHE"
+export LLM_MODEL=openai/instant LLM_API_BASE="http://127.0.0.1:$(cat "$RUN/model.port")/v1" LLM_API_KEY=bench
+export DEBUG=false SECRET_KEY=bench-only-not-secret ALLOWED_HOSTS=127.0.0.1 SECURE_SSL_REDIRECT=false SECURE_COOKIES=false
+export MESSAGE_RATE=1000000/minute LOG_LEVEL=WARNING
+
+case "$DATABASE_URL" in
+  postgres*) dbname=${DATABASE_URL##*/}; createdb -h 127.0.0.1 -U postgres "$dbname" 2>/dev/null || true ;;
+esac
+"$PY" manage.py migrate -v0
+"$PY" manage.py bootstrap --username bench --password bench-pass-123 >/dev/null
+
+"$BIN/celery" -A lifeassistant worker -c 2 -l warning --pidfile "$RUN/celery.pid" >"$RUN/celery.log" 2>&1 &
+PORT=$(free_port)
+"$BIN/gunicorn" lifeassistant.wsgi -w 2 --preload -b "127.0.0.1:$PORT" --pid "$RUN/gunicorn.pid" \
+  --log-level warning >"$RUN/gunicorn.log" 2>&1 &
+for _ in $(seq 1 100); do
+  [ -s "$RUN/gunicorn.pid" ] && [ -s "$RUN/celery.pid" ] && "$PY" - "$PORT" <<'PY' 2>/dev/null && break
+import sys, urllib.request
+urllib.request.urlopen(f"http://127.0.0.1:{sys.argv[1]}/api/schema/", timeout=2)
+PY
+  sleep 0.3
+done
+# Wait until the worker's pool is up (litellm imported, children forked).
+for _ in $(seq 1 100); do
+  [ -n "$(cat /proc/"$(cat "$RUN/celery.pid")"/task/*/children 2>/dev/null)" ] && break
+  sleep 0.3
+done
+
+"$PY" -m bench.load --url "http://127.0.0.1:$PORT" --username bench --password bench-pass-123 \
+  --web-pid "$(cat "$RUN/gunicorn.pid")" --worker-pid "$(cat "$RUN/celery.pid")" "$@" || {
+  echo "--- gunicorn log"; tail -20 "$RUN/gunicorn.log"; echo "--- celery log"; tail -20 "$RUN/celery.log"; exit 1; }

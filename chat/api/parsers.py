@@ -1,0 +1,108 @@
+"""The API's JSON parser: bounded size, bounded nesting, text that can be stored.
+
+DRF's own parser lets three kinds of body through to a 500: nesting deep enough to
+exhaust the recursion limit, a string (a value or a key) holding a lone surrogate,
+which no UTF-8 column, log line or JSON response can hold, and a body of any size
+when the request carries no Content-Length. Each is refused here with a 400 (413 for
+the size) in the API's JSON error shape.
+"""
+
+from __future__ import annotations
+
+import json
+import re
+from typing import IO, Any
+
+from django.conf import settings
+from rest_framework import status
+from rest_framework.exceptions import APIException, ParseError
+from rest_framework.parsers import JSONParser as DRFJSONParser
+from rest_framework.parsers import get_encoding  # type: ignore[attr-defined]
+
+# Deeper than any body the API accepts, far below Python's recursion limit.
+MAX_JSON_DEPTH = 32
+
+
+class RequestTooLarge(APIException):
+    status_code = status.HTTP_413_REQUEST_ENTITY_TOO_LARGE
+    default_detail = "The request body is too large."
+    default_code = "request_too_large"
+
+
+def too_large_detail() -> str:
+    return f"The request body is too large (at most {settings.REQUEST_MAX_BYTES} bytes)."
+
+
+class JSONParser(DRFJSONParser):
+    """DRF's JSON parser with the size, depth and text checks above."""
+
+    def parse(self, stream: IO[bytes] | None, media_type: str | None = None, parser_context: Any = None) -> Any:
+        limit = settings.REQUEST_MAX_BYTES
+        raw = b"" if stream is None else stream.read(limit + 1)
+        if len(raw) > limit:
+            raise RequestTooLarge(too_large_detail())
+        encoding = get_encoding(parser_context or {})
+        try:
+            text = raw.decode(encoding)
+        except UnicodeDecodeError as exc:
+            raise ParseError(f"JSON parse error - the body is not valid {encoding}.") from exc
+        if nesting_depth(text) > MAX_JSON_DEPTH:
+            raise ParseError(f"JSON parse error - nested deeper than {MAX_JSON_DEPTH} levels.")
+        try:
+            data = json.loads(text, parse_constant=json_constant_refused)
+        except ValueError as exc:
+            raise ParseError(f"JSON parse error - {exc}") from exc
+        if not storable(data):
+            raise ParseError("JSON parse error - a string holds an unpaired surrogate (\\ud800-\\udfff).")
+        return data
+
+
+def json_constant_refused(name: str) -> Any:
+    """NaN and Infinity are not JSON; DRF's strict mode refuses them too."""
+    raise ValueError(f"{name} is not valid JSON")
+
+
+_STRING = re.compile(r'"(?:[^"\\]+|\\.)*"', re.DOTALL)
+_NOT_BRACKET = re.compile(r"[^\[\]{}]+")
+
+
+def nesting_depth(text: str) -> int:
+    """The deepest ``[`` / ``{`` nesting in JSON text, brackets inside strings ignored.
+
+    Counted before parsing, so a 100,000-deep body never reaches the recursive decoder;
+    the regular expressions leave only the brackets, so the loop stays short for
+    ordinary bodies.
+    """
+    depth = deepest = 0
+    for char in _NOT_BRACKET.sub("", _STRING.sub("", text)):
+        depth += 1 if char in "[{" else -1
+        deepest = max(deepest, depth)
+        if deepest > MAX_JSON_DEPTH:
+            break
+    return deepest
+
+
+def storable(data: Any) -> bool:
+    """True when every key and string in parsed JSON encodes as UTF-8 (no lone surrogate)."""
+    pending = [data]
+    while pending:
+        value = pending.pop()
+        if isinstance(value, str):
+            if not _encodes(value):
+                return False
+        elif isinstance(value, dict):
+            for key, item in value.items():
+                if not _encodes(key):
+                    return False
+                pending.append(item)
+        elif isinstance(value, list):
+            pending.extend(value)
+    return True
+
+
+def _encodes(text: str) -> bool:
+    try:
+        text.encode("utf-8")
+    except UnicodeEncodeError:
+        return False
+    return True

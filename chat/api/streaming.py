@@ -1,0 +1,175 @@
+"""``GET /api/v1/messages/{id}/events/``: a reply's event log as Server-Sent Events.
+
+An async view (served under ASGI): the ownership check and the database reads run in
+``sync_to_async`` before streaming and the connection is closed, so while it waits on
+the log (``XREAD BLOCK``) the view holds no thread and no database connection.
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import AsyncIterator
+from dataclasses import dataclass
+from typing import Any
+
+from asgiref.sync import sync_to_async
+from django.conf import settings
+from django.db import close_old_connections, connection
+from django.http import HttpRequest, HttpResponseBase, JsonResponse, StreamingHttpResponse
+from rest_framework.authentication import TokenAuthentication
+from rest_framework.exceptions import AuthenticationFailed
+from rest_framework.request import Request
+
+from ..events import Event, EventLog, EventLogUnavailable, event_log, parse_id
+from ..models import Message
+from ..reply_progress import FINAL_STATUSES, publish_final
+
+UNAVAILABLE = "Live updates are unavailable right now; poll GET /api/v1/messages/{pk}/ instead."
+
+
+@dataclass(frozen=True)
+class Opening:
+    """What the view decided before streaming: an error response, or where to start."""
+
+    error: JsonResponse | None = None
+    after: str | None = None
+
+
+async def reply_events(request: HttpRequest, pk: int) -> HttpResponseBase:
+    if request.method != "GET":
+        refused = JsonResponse({"detail": f'Method "{request.method}" not allowed.'}, status=405)
+        refused["Allow"] = "GET"
+        return refused
+    opening = await sync_to_async(_open)(request, pk)
+    if opening.error is not None:
+        return opening.error
+    response = StreamingHttpResponse(_stream(event_log(), pk, opening.after), content_type="text/event-stream")
+    response["Cache-Control"] = "no-cache"
+    response["X-Accel-Buffering"] = "no"  # nginx: pass each event on at once
+    return response
+
+
+def _open(request: HttpRequest, pk: int) -> Opening:
+    """Who asks, whose reply, and which ``after``; then the connection is closed."""
+    try:
+        return _check(request, pk)
+    finally:
+        connection.close()  # nothing of the database is held while the stream waits
+
+
+def _check(request: HttpRequest, pk: int) -> Opening:
+    user = request.user if request.user.is_authenticated else None
+    try:
+        token = TokenAuthentication().authenticate(Request(request))
+    except AuthenticationFailed as exc:
+        return Opening(error=JsonResponse({"detail": str(exc.detail)}, status=401))
+    if token is not None:
+        user = token[0]
+    if user is None:
+        return Opening(error=JsonResponse({"detail": "Authentication credentials were not provided."}, status=401))
+    message = Message.objects.filter(pk=pk, conversation__owner=user, role=Message.Role.ASSISTANT).first()
+    if message is None:
+        return Opening(error=JsonResponse({"detail": "Not found."}, status=404))
+    after = request.GET.get("after") or request.headers.get("Last-Event-ID") or None
+    log = event_log()
+    try:
+        exists = log.exists(pk)
+        if not exists and message.status in FINAL_STATUSES:
+            # Finished long ago (the log expired): the final event comes from the database.
+            publish_final(pk)
+            return Opening()
+        if after is not None and not _is_event_of(log, pk, after):
+            return Opening(error=JsonResponse({"detail": f"'after' is not an event id of reply {pk}."}, status=400))
+    except EventLogUnavailable:
+        return Opening(after=after)  # the stream says so in an error event
+    return Opening(after=after)
+
+
+def _is_event_of(log: EventLog, pk: int, event_id: str) -> bool:
+    try:
+        parse_id(event_id)
+    except ValueError:
+        return False
+    return log.contains(pk, event_id)
+
+
+async def _stream(log: EventLog, pk: int, after: str | None) -> AsyncIterator[str]:
+    """Replay after ``after``, then follow, until the final event; heartbeats between."""
+    heartbeat = settings.EVENTS_HEARTBEAT_SECONDS
+    try:
+        while True:
+            events = await log.wait(pk, after, heartbeat)
+            if not events:
+                yield ": keep-alive\n\n"
+                # A reply can end without its writer publishing (a worker that vanished,
+                # a reply stopped meanwhile): the database says so, the log then gets it.
+                await sync_to_async(_end_from_database)(pk)
+                continue
+            for event in events:
+                yield format_event(event)
+                after = event.id
+                if event.final:
+                    return
+    except EventLogUnavailable:
+        yield format_event(Event(after or "0-0", "error", {"detail": UNAVAILABLE.format(pk=pk)}))
+
+
+def _end_from_database(pk: int) -> None:
+    try:
+        close_old_connections()
+        publish_final(pk)
+    finally:
+        connection.close()
+
+
+def format_event(event: Event) -> str:
+    data = json.dumps(event.data, ensure_ascii=False, separators=(",", ":"))
+    return f"id: {event.id}\nevent: {event.type}\ndata: {data}\n\n"
+
+
+EVENT_TYPES = "delta, tool_started, tool_finished, status, done, failed, cancelled, error"
+
+
+def add_to_schema(result: dict[str, Any], generator: Any, request: Any, public: bool) -> dict[str, Any]:
+    """drf-spectacular postprocessing hook: the SSE endpoint is a plain async view, not a
+    DRF one, so the generator does not see it; this adds it as ``text/event-stream``."""
+    error = {"application/json": {"schema": {"$ref": "#/components/schemas/Error"}}}
+    result.setdefault("paths", {})["/api/v1/messages/{id}/events/"] = {
+        "get": {
+            "operationId": "messages_events_retrieve",
+            "summary": "Follow a reply as it is written (Server-Sent Events)",
+            "description": (
+                "Replays the reply's event log from the start, or after `Last-Event-ID` / `?after=`, then "
+                "follows it live until the final event. Each event has an `id:`, an `event:` type "
+                f"({EVENT_TYPES}) and JSON `data:`. `delta` is `{{\"text\"}}` to append; `tool_started` / "
+                "`tool_finished` are `{\"name\", \"status\"}`; `status` is `{\"status\"}` (a `running` "
+                "after text with `\"restarted\": true` means the reply started over: clear its text); "
+                "`done` / `failed` / `cancelled` carry the message as `GET /api/v1/messages/{id}/` returns "
+                "it, and the stream ends. `error` means the log is unavailable: poll the message instead. "
+                "A `: keep-alive` comment comes every 15 s."
+            ),
+            "tags": ["messages"],
+            "parameters": [
+                {"name": "id", "in": "path", "required": True, "schema": {"type": "integer"}},
+                {
+                    "name": "after",
+                    "in": "query",
+                    "required": False,
+                    "schema": {"type": "string", "pattern": "^[0-9]+-[0-9]+$"},
+                    "description": "Resume after this event id (like the Last-Event-ID header).",
+                },
+                {"name": "Last-Event-ID", "in": "header", "required": False, "schema": {"type": "string"}},
+            ],
+            "security": [{"tokenAuth": []}, {"cookieAuth": []}],
+            "responses": {
+                "200": {
+                    "description": "The event stream.",
+                    "content": {"text/event-stream": {"schema": {"type": "string"}}},
+                },
+                "400": {"description": "`after` is not an event id of this reply.", "content": error},
+                "401": {"description": "Not signed in.", "content": error},
+                "404": {"description": "No such reply of yours.", "content": error},
+            },
+        }
+    }
+    return result

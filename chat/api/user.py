@@ -1,0 +1,233 @@
+"""The user's own settings and memory: ``/me/``, ``/skills/`` and ``/memory/``.
+
+Every write names its fields: a PATCH never saves the whole row, so two clients (the
+web chat's preferences page and the app) cannot overwrite each other's changes.
+"""
+
+from __future__ import annotations
+
+import functools
+import re
+import zoneinfo
+from typing import Any
+
+from django.db import transaction
+from django.db.models import QuerySet
+from drf_spectacular.utils import extend_schema
+from rest_framework import mixins, serializers, viewsets
+from rest_framework.request import Request
+from rest_framework.response import Response
+from rest_framework.serializers import BaseSerializer
+from rest_framework.views import APIView
+
+from lifeassistant.models import Area, KnowledgeItem, Profile
+from lifeassistant.openapi import error_responses
+from lifeassistant.users import request_user
+from skills.domain import FALLBACK_SKILL, SkillDefinition
+from skills.inertia import by_priority, is_allowed
+from skills.services import current_catalog
+
+from ..language import from_profile_value, profile_value
+from .serializers import RejectUnknownFieldsMixin, StrictCharField
+from .views import NewestFirst
+
+_PREFERENCE_NAME = re.compile(r"^[a-z][a-z0-9_]{0,63}$")
+_CURRENCY = re.compile(r"^[A-Z]{3}$")
+
+
+@functools.cache
+def _timezones() -> frozenset[str]:
+    return frozenset(zoneinfo.available_timezones())
+
+
+# ------------------------------------------------------------------------------- /me/
+
+
+class ProfileSerializer(serializers.Serializer):
+    """The profile as ``GET /api/v1/me/`` shows it."""
+
+    username = serializers.CharField(read_only=True)
+    display_name = serializers.CharField(read_only=True)
+    language = serializers.ChoiceField(choices=["pt-BR", "en", "es"], allow_null=True, read_only=True)
+    timezone = serializers.CharField(read_only=True)
+    currency = serializers.CharField(read_only=True)
+    preferences = serializers.DictField(child=serializers.BooleanField(), read_only=True)
+    disabled_skills = serializers.ListField(child=serializers.CharField(), read_only=True)
+
+
+def profile_data(profile: Profile) -> dict[str, Any]:
+    return {
+        "username": profile.user.get_username(),
+        "display_name": profile.display_name,
+        "language": profile_value(profile.language),
+        "timezone": profile.timezone,
+        "currency": profile.currency,
+        "preferences": dict(profile.preferences),
+        "disabled_skills": list(profile.disabled_skills),
+    }
+
+
+class StrictBooleanField(serializers.BooleanField):
+    """Only JSON true/false: "yes" or 1 for a preference flag is a mistake, not a yes."""
+
+    def to_internal_value(self, data: Any) -> bool:
+        if not isinstance(data, bool):
+            self.fail("invalid", input=data)
+        return data
+
+
+class ProfileUpdateSerializer(RejectUnknownFieldsMixin, serializers.Serializer):
+    """``PATCH /api/v1/me/``: every field optional; ``username`` is shown but never changed."""
+
+    username = serializers.CharField(read_only=True)
+    display_name = StrictCharField(max_length=80, allow_blank=True, required=False, trim_whitespace=True)
+    language = serializers.ChoiceField(choices=["pt-BR", "en", "es"], allow_null=True, required=False)
+    timezone = StrictCharField(max_length=64, required=False)
+    currency = StrictCharField(max_length=3, required=False)
+    preferences = serializers.DictField(child=StrictBooleanField(), required=False)
+    disabled_skills = serializers.ListField(child=StrictCharField(max_length=64), max_length=50, required=False)
+
+    def validate_timezone(self, value: str) -> str:
+        if value not in _timezones():
+            raise serializers.ValidationError("Use an IANA time zone name, e.g. America/Sao_Paulo.")
+        return value
+
+    def validate_currency(self, value: str) -> str:
+        if not _CURRENCY.match(value):
+            raise serializers.ValidationError("Use a three-letter ISO 4217 code in capitals, e.g. BRL.")
+        return value
+
+    def validate_preferences(self, value: dict[str, bool]) -> dict[str, bool]:
+        bad = [key for key in value if not _PREFERENCE_NAME.match(key)]
+        if bad:
+            raise serializers.ValidationError(f"Preference names are lower-case words joined by _, not {bad[0]!r}.")
+        return value
+
+    def validate_disabled_skills(self, value: list[str]) -> list[str]:
+        if FALLBACK_SKILL in value:
+            raise serializers.ValidationError(f"The {FALLBACK_SKILL} skill cannot be disabled.")
+        known = {skill.name for skill in current_catalog().skills}
+        unknown = sorted(set(value) - known)
+        if unknown:
+            raise serializers.ValidationError(f"Unknown skill: {unknown[0]}.")
+        return list(dict.fromkeys(value))  # without repeats, in the order given
+
+
+def update_profile(profile: Profile, changes: dict[str, Any]) -> None:
+    """Write only the fields in ``changes``; preference flags merge into the stored ones.
+
+    The merge reads and writes the locked row, so two PATCHes of different flags both land.
+    """
+    fields = {name: value for name, value in changes.items() if name != "preferences"}
+    if "language" in fields:
+        fields["language"] = from_profile_value(fields["language"])
+    with transaction.atomic():
+        if "preferences" in changes:
+            stored = Profile.objects.select_for_update().values_list("preferences", flat=True).get(pk=profile.pk)
+            fields["preferences"] = {**(stored or {}), **changes["preferences"]}
+        if fields:
+            Profile.objects.filter(pk=profile.pk).update(**fields)
+
+
+class MeView(APIView):
+    """Your profile: display name, language, time zone, currency, preference flags and the skills you turned off."""
+
+    @extend_schema(responses={200: ProfileSerializer})
+    def get(self, request: Request) -> Response:
+        return Response(profile_data(_profile(request)))
+
+    @extend_schema(
+        request=ProfileUpdateSerializer,
+        responses={200: ProfileSerializer},
+        description="Changes only the fields it names. `preferences` flags merge into the stored ones "
+        '(send {"christian_perspective": false} to turn one off); `language` null unsets it: the next message whose language is detected sets it again.',
+    )
+    def patch(self, request: Request) -> Response:
+        profile = _profile(request)
+        serializer = ProfileUpdateSerializer(data=request.data)
+        serializer.is_valid(raise_exception=True)
+        update_profile(profile, dict(serializer.validated_data))
+        profile.refresh_from_db()
+        return Response(profile_data(profile))
+
+
+def _profile(request: Request) -> Profile:
+    profile = Profile.for_user(request_user(request))
+    profile.user = request_user(request)  # already loaded: no second query for the username
+    return profile
+
+
+# --------------------------------------------------------------------------- /skills/
+
+
+class SkillSerializer(serializers.Serializer):
+    name = serializers.CharField()
+    description = serializers.CharField()
+    requires_preference = serializers.CharField(allow_null=True)
+    available = serializers.BooleanField(help_text="Its preference is on and you did not turn it off.")
+    disabled = serializers.BooleanField(help_text="You turned it off (disabled_skills).")
+
+
+def skill_entry(skill: SkillDefinition, profile: Profile) -> dict[str, Any]:
+    return {
+        "name": skill.name,
+        "description": " ".join(skill.description.split()),
+        "requires_preference": skill.requires_user_preference,
+        "available": is_allowed(skill, profile.preferences, profile.disabled_skills),
+        "disabled": skill.name in profile.disabled_skills,
+    }
+
+
+class SkillListView(APIView):
+    """The skills you may see (enabled ones), and whether each is available to you."""
+
+    @extend_schema(responses={200: SkillSerializer(many=True)})
+    def get(self, request: Request) -> Response:
+        profile = Profile.for_user(request_user(request))
+        skills = by_priority(current_catalog().skills)
+        return Response([skill_entry(skill, profile) for skill in skills])
+
+
+# --------------------------------------------------------------------------- /memory/
+
+
+class KnowledgeItemSerializer(RejectUnknownFieldsMixin, serializers.ModelSerializer):
+    """One thing the assistant remembers about you."""
+
+    kind = serializers.ChoiceField(choices=KnowledgeItem.Kind.choices, default=KnowledgeItem.Kind.FACT)
+    area = serializers.ChoiceField(choices=Area.choices, default=Area.GENERAL)
+    content = StrictCharField(max_length=1000, trim_whitespace=True)
+
+    class Meta:
+        model = KnowledgeItem
+        fields = ["id", "kind", "area", "content", "created_at", "updated_at"]
+        read_only_fields = ["id", "created_at", "updated_at"]
+
+    def update(self, instance: KnowledgeItem, validated_data: dict[str, Any]) -> KnowledgeItem:
+        # Only the named fields: a concurrent edit of another field survives.
+        for name, value in validated_data.items():
+            setattr(instance, name, value)
+        instance.save(update_fields=[*validated_data, "updated_at"])
+        return instance
+
+
+class MemoryViewSet(
+    mixins.ListModelMixin,
+    mixins.CreateModelMixin,
+    mixins.RetrieveModelMixin,
+    mixins.UpdateModelMixin,
+    mixins.DestroyModelMixin,
+    viewsets.GenericViewSet,
+):
+    """What the assistant remembers about you (newest first): list, add, correct and delete."""
+
+    queryset = KnowledgeItem.objects.none()  # for schema generation; requests use get_queryset
+    serializer_class = KnowledgeItemSerializer
+    pagination_class = NewestFirst
+    http_method_names = ["get", "post", "patch", "delete", "head", "options"]
+
+    def get_queryset(self) -> QuerySet[KnowledgeItem]:
+        return KnowledgeItem.objects.filter(owner=request_user(self.request))
+
+    def perform_create(self, serializer: BaseSerializer[KnowledgeItem]) -> None:
+        serializer.save(owner=request_user(self.request), source="user")

@@ -1,0 +1,145 @@
+"""Is a message a yes or a no to the actions the last reply proposed? Pure, offline, pt/en/es.
+
+The message is cut into clauses at punctuation and at "and" words (e / and / y). The
+leading clauses made only of yes/no vocabulary form the answer; what follows is read
+this way:
+
+- nothing: the whole message answers ("sim, pode registrar", "no, don't", "dale");
+- a clause after "and" ("sim, e anota também 30 de uber"): the answer, then a new
+  request (``Confirmation.rest``) that the model handles as usual;
+- anything else — "sim, mas foram 60 reais", "sim, foram 60", "sim, quanto gastei?" —
+  is not an answer at all: the extra words may correct or question the proposal, so
+  nothing runs and the model reads the message with the proposal still waiting.
+
+A clause that mixes a yes/no word with other words ("não sei", "no mercado",
+"ok, vou pensar") is not an answer either. A firm yes next to a firm no ("sim não")
+is ambiguous and answers nothing; a weak yes ("pode", "ok", "isso") yields to a no
+("não pode" rejects).
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+from typing import Literal
+
+from lifeassistant.text import normalize
+
+Intent = Literal["accept", "reject"]
+
+# Words are folded (lower case, no accents) before they are looked up.
+_FIRM_ACCEPT = frozenset(
+    """
+    sim s yes yep yeah yup sure confirmo confirma confirme confirmar confirmado confirmed confirm
+    claro perfeito fechado exato exatamente correct correto bora
+    registra registre registrar salva salve salvar anota anote anotar lanca lance lancar grava grave gravar
+    adiciona adicione adicionar coloca coloque inclui inclua add record save log
+    go proceed si dale adelante agrega agregalo agregala registralo registrala guardalo guardala hazlo
+    anotalo anotala 👍 ✅
+    """.split()
+)
+_WEAK_ACCEPT = frozenset("ok okay okey oki pode certo isso beleza blz vale manda mandar do".split())
+_REJECT = frozenset(
+    """
+    nao no nope nah n negativo cancela cancele cancelar cancel esquece esqueca esquecer deixa dont don't not
+    never nunca nem descarta descarte stop pare nevermind
+    """.split()
+)
+# Words that may sit next to a yes or a no without changing it.
+_FILLER = frozenset(
+    """
+    por favor please pls obrigado obrigada valeu thanks thank you entao pode ser fazer faz faca it
+    ahead pra para la mesmo agora sure manda ver vai ai that this the a o um uma all right alright
+    fine bem muito ta eh e registro despesa gasto acao action nada quero want need precisa precisar mais
+    esse essa isto aquilo tudo sem problema with it lo la eso esto hacerlo gracias porfa pf ja
+    que ahora tambem also too melhor better de acordo agreed for mim me hagas hacer pensar
+    """.split()
+) - {"e"}
+# Connectors that start a new request after the answer ("sim, e anota também...").
+_AND = frozenset({"e", "and", "y", "plus"})
+# A longer opening is a message of its own, even when it starts with a yes.
+MAX_ANSWER_WORDS = 8
+
+_CLAUSE_BREAK = re.compile(r"[,;.!?\n]+")
+_WORD = re.compile(r"[\w'’]+|👍|✅")
+_TOKEN = re.compile(r"[\w'’]+|👍|✅|[,;.!?\n]+")
+
+
+@dataclass(frozen=True)
+class Confirmation:
+    """A yes or a no, and the request that followed it ("" when the message was only the answer)."""
+
+    intent: Intent
+    rest: str = ""
+
+
+def confirmation_intent(text: str) -> Confirmation | None:
+    """The yes/no this message gives to pending actions, or None (see the module docstring).
+
+    >>> confirmation_intent("Sim, pode registrar!")
+    Confirmation(intent='accept', rest='')
+    >>> confirmation_intent("sim, e anota também 30 de uber")
+    Confirmation(intent='accept', rest='anota também 30 de uber')
+    >>> confirmation_intent("sim, mas foram 60 reais") is None
+    True
+    """
+    answer: list[str] = []
+    rest = ""
+    for start, words in _clauses(text):
+        if words and words[0] in _AND and answer:
+            tail = _words(text[start:])[1:]
+            if _only_answer_words(tail):
+                answer.extend(tail)  # "sim e pode": still just the answer
+            else:
+                rest = _after_first_word(text[start:])
+            break
+        if not _only_answer_words(words):
+            return None
+        answer.extend(words)
+    if len(answer) > MAX_ANSWER_WORDS:
+        return None
+    intent = _intent(answer)
+    return None if intent is None else Confirmation(intent, rest)
+
+
+def _clauses(text: str) -> list[tuple[int, list[str]]]:
+    """(start offset, folded words) per clause: punctuation and "e"/"and"/"y" open a clause."""
+    clauses: list[tuple[int, list[str]]] = []
+    start, current = 0, list[str]()
+    for match in _TOKEN.finditer(text):
+        token = match.group(0)
+        if _CLAUSE_BREAK.fullmatch(token):
+            clauses.append((start, current))
+            start, current = match.end(), []
+            continue
+        word = normalize(token)
+        if word in _AND:
+            clauses.append((start, current))
+            start, current = match.start(), []
+        current.append(word)
+    clauses.append((start, current))
+    return [(offset, words) for offset, words in clauses if words]
+
+
+def _after_first_word(text: str) -> str:
+    """``text`` without its leading connector ("e anota 30" → "anota 30")."""
+    return re.sub(r"^\s*\S+\s*", "", text, count=1).strip()
+
+
+def _words(text: str) -> list[str]:
+    return [normalize(word) for word in _WORD.findall(text)]
+
+
+def _only_answer_words(words: list[str]) -> bool:
+    return all(word in _FIRM_ACCEPT or word in _WEAK_ACCEPT or word in _REJECT or word in _FILLER for word in words)
+
+
+def _intent(words: list[str]) -> Intent | None:
+    firm_accept = any(word in _FIRM_ACCEPT for word in words)
+    accepts = firm_accept or any(word in _WEAK_ACCEPT for word in words)
+    rejects = any(word in _REJECT for word in words)
+    if rejects and not firm_accept:
+        return "reject"
+    if accepts and not rejects:
+        return "accept"
+    return None

@@ -1,0 +1,288 @@
+"""The per-reply event log: what a reply did so far, for Server-Sent Events clients.
+
+The worker appends (text deltas, tool progress, status changes, one final event); the
+SSE view replays the log from the start or after an id, then follows it live. Two
+implementations of one interface: a Redis Stream per reply when Redis is configured
+(``EVENTS_REDIS_URL``), and an in-process log on the embedded defaults, where the reply
+runs in a thread of the web process.
+
+Ids are Redis-stream style ``"<ms>-<seq>"`` strings in both, increasing within a reply.
+Nothing is appended after a final event, so each reply has at most one.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import json
+import re
+import threading
+import time
+from abc import ABC, abstractmethod
+from collections.abc import Callable
+from dataclasses import dataclass
+from functools import lru_cache
+from typing import Any
+
+import redis
+import redis.asyncio as aredis
+from django.conf import settings
+
+FINAL_TYPES = frozenset({"done", "failed", "cancelled"})
+EVENT_ID = re.compile(r"^\d{1,20}-\d{1,20}$")
+
+
+class EventLogUnavailable(Exception):
+    """The log's store cannot be reached (Redis down): clients fall back to polling."""
+
+
+@dataclass(frozen=True)
+class Event:
+    id: str
+    type: str
+    data: dict[str, Any]
+
+    @property
+    def final(self) -> bool:
+        return self.type in FINAL_TYPES
+
+
+def parse_id(event_id: str) -> tuple[int, int]:
+    """``"<ms>-<seq>"`` as a sortable pair; ``ValueError`` for anything else."""
+    if not EVENT_ID.match(event_id):
+        raise ValueError(f"not an event id: {event_id!r}")
+    ms, seq = event_id.split("-")
+    return int(ms), int(seq)
+
+
+class EventLog(ABC):
+    """One log per reply, keyed by the reply's id."""
+
+    @abstractmethod
+    def append(self, reply_id: int, type: str, data: dict[str, Any]) -> str | None:
+        """Add an event; its id, or None when the log already ended (a final event is in it)."""
+
+    @abstractmethod
+    def read(self, reply_id: int, after: str | None = None) -> list[Event]:
+        """The events after ``after`` (all of them when None), oldest first, without waiting."""
+
+    @abstractmethod
+    async def wait(self, reply_id: int, after: str | None, timeout: float) -> list[Event]:
+        """The events after ``after``, waiting up to ``timeout`` seconds for the first one."""
+
+    @abstractmethod
+    def contains(self, reply_id: int, event_id: str) -> bool:
+        """Whether ``event_id`` is an event of this reply's log."""
+
+    @abstractmethod
+    def exists(self, reply_id: int) -> bool:
+        """Whether the reply has a log (none yet, or it expired)."""
+
+    @abstractmethod
+    def clear(self, reply_id: int) -> None:
+        """Drop the log (a retried reply starts a new one)."""
+
+
+# --------------------------------------------------------------------------- Redis
+
+
+# Append unless the log already ended; a final event shortens the expiry. One script, so
+# two writers racing to end a reply (the worker, a cancel) cannot both add a final event.
+APPEND_SCRIPT = """
+local last = redis.call('XREVRANGE', KEYS[1], '+', '-', 'COUNT', 1)
+if last[1] then
+  local fields = last[1][2]
+  for i = 1, #fields, 2 do
+    if fields[i] == 'type' and (fields[i + 1] == 'done' or fields[i + 1] == 'failed' or fields[i + 1] == 'cancelled') then
+      return false
+    end
+  end
+end
+local id = redis.call('XADD', KEYS[1], 'MAXLEN', '~', ARGV[1], '*', 'type', ARGV[2], 'data', ARGV[3])
+if ARGV[2] == 'done' or ARGV[2] == 'failed' or ARGV[2] == 'cancelled' then
+  redis.call('EXPIRE', KEYS[1], ARGV[4])
+else
+  redis.call('EXPIRE', KEYS[1], ARGV[5])
+end
+return id
+"""
+
+
+class RedisEventLog(EventLog):
+    """A Redis Stream per reply: ``XADD`` with an approximate length cap, expiring
+    ``ttl`` seconds after the final event (``running_ttl`` after any other event, so the
+    log of a reply whose worker vanished goes away too)."""
+
+    def __init__(self, url: str, *, cap: int, ttl: int, running_ttl: int, prefix: str = "reply-events:") -> None:
+        self.url = url
+        self.cap = cap
+        self.ttl = ttl
+        self.running_ttl = running_ttl
+        self.prefix = prefix
+        # Short timeouts: a Redis outage must not hold the worker's reply up.
+        self._client = redis.Redis.from_url(url, socket_connect_timeout=2, socket_timeout=5)
+        self._append = self._client.register_script(APPEND_SCRIPT)
+
+    def key(self, reply_id: int) -> str:
+        return f"{self.prefix}{reply_id}"
+
+    def append(self, reply_id: int, type: str, data: dict[str, Any]) -> str | None:
+        payload = json.dumps(data, ensure_ascii=False, default=str)
+        try:
+            added = self._append(keys=[self.key(reply_id)], args=[self.cap, type, payload, self.ttl, self.running_ttl])
+        except redis.RedisError as exc:
+            raise EventLogUnavailable(str(exc)) from exc
+        return _text(added) if added else None
+
+    def read(self, reply_id: int, after: str | None = None) -> list[Event]:
+        start = f"({after}" if after else "-"
+        try:
+            entries: Any = self._client.xrange(self.key(reply_id), min=start, max="+")
+        except redis.RedisError as exc:
+            raise EventLogUnavailable(str(exc)) from exc
+        return [_event(entry_id, fields) for entry_id, fields in entries]
+
+    async def wait(self, reply_id: int, after: str | None, timeout: float) -> list[Event]:
+        # A client per wait keeps redis.asyncio's connections on the running event loop;
+        # XREAD BLOCK holds one socket, no thread, while nothing happens.
+        client = aredis.Redis.from_url(self.url, socket_connect_timeout=2, socket_timeout=timeout + 5)
+        try:
+            answer: Any = await client.xread({self.key(reply_id): after or "0-0"}, block=max(1, int(timeout * 1000)))
+        except redis.RedisError as exc:
+            raise EventLogUnavailable(str(exc)) from exc
+        finally:
+            await client.aclose()
+        return [_event(entry_id, fields) for _, entries in answer or [] for entry_id, fields in entries]
+
+    def contains(self, reply_id: int, event_id: str) -> bool:
+        try:
+            return bool(self._client.xrange(self.key(reply_id), min=event_id, max=event_id, count=1))
+        except redis.RedisError as exc:
+            raise EventLogUnavailable(str(exc)) from exc
+
+    def exists(self, reply_id: int) -> bool:
+        try:
+            return bool(self._client.exists(self.key(reply_id)))
+        except redis.RedisError as exc:
+            raise EventLogUnavailable(str(exc)) from exc
+
+    def clear(self, reply_id: int) -> None:
+        try:
+            self._client.delete(self.key(reply_id))
+        except redis.RedisError as exc:
+            raise EventLogUnavailable(str(exc)) from exc
+
+
+def _text(value: bytes | str) -> str:
+    return value.decode() if isinstance(value, bytes) else value
+
+
+def _event(entry_id: Any, fields: Any) -> Event:
+    decoded = {_text(k): _text(v) for k, v in fields.items()}
+    return Event(_text(entry_id), decoded["type"], json.loads(decoded["data"]))
+
+
+# --------------------------------------------------------------------------- in-process
+
+
+@dataclass
+class _Log:
+    events: list[Event]
+    ended_at: float | None = None
+
+
+class MemoryEventLog(EventLog):
+    """The same log in this process's memory, for the embedded defaults (one process:
+    the reply runs in a thread next to the SSE view). Waiters are asyncio events set
+    from the writer's thread, so a waiting SSE view holds no thread either."""
+
+    def __init__(self, *, cap: int, ttl: float, clock: Callable[[], float] = time.monotonic) -> None:
+        self.cap = cap
+        self.ttl = ttl
+        self.clock = clock
+        self._logs: dict[int, _Log] = {}
+        self._waiters: dict[int, set[tuple[asyncio.AbstractEventLoop, asyncio.Event]]] = {}
+        self._lock = threading.Lock()
+        self._last_id = (0, 0)
+
+    def _expire(self) -> None:
+        now = self.clock()
+        for reply_id in [r for r, log in self._logs.items() if log.ended_at is not None and now - log.ended_at > self.ttl]:
+            del self._logs[reply_id]
+
+    def _next_id(self) -> str:
+        ms = int(time.time() * 1000)
+        last_ms, last_seq = self._last_id
+        self._last_id = (ms, 0) if ms > last_ms else (last_ms, last_seq + 1)
+        return f"{self._last_id[0]}-{self._last_id[1]}"
+
+    def append(self, reply_id: int, type: str, data: dict[str, Any]) -> str | None:
+        # Stored as JSON text, like Redis: a reader never shares the writer's objects.
+        data = json.loads(json.dumps(data, default=str))
+        with self._lock:
+            self._expire()
+            log = self._logs.setdefault(reply_id, _Log([]))
+            if log.events and log.events[-1].final:
+                return None
+            event = Event(self._next_id(), type, data)
+            log.events.append(event)
+            del log.events[: -self.cap]
+            if event.final:
+                log.ended_at = self.clock()
+            waiters = list(self._waiters.get(reply_id, ()))
+        for loop, ready in waiters:
+            loop.call_soon_threadsafe(ready.set)
+        return event.id
+
+    def read(self, reply_id: int, after: str | None = None) -> list[Event]:
+        with self._lock:
+            self._expire()
+            events = list(self._logs[reply_id].events) if reply_id in self._logs else []
+        if after is None:
+            return events
+        position = parse_id(after)
+        return [event for event in events if parse_id(event.id) > position]
+
+    async def wait(self, reply_id: int, after: str | None, timeout: float) -> list[Event]:
+        ready = asyncio.Event()
+        waiter = (asyncio.get_running_loop(), ready)
+        with self._lock:
+            self._waiters.setdefault(reply_id, set()).add(waiter)
+        try:
+            events = self.read(reply_id, after)
+            if not events:
+                try:
+                    await asyncio.wait_for(ready.wait(), timeout)
+                except TimeoutError:
+                    return []
+                events = self.read(reply_id, after)
+            return events
+        finally:
+            with self._lock:
+                self._waiters.get(reply_id, set()).discard(waiter)
+
+    def contains(self, reply_id: int, event_id: str) -> bool:
+        return any(event.id == event_id for event in self.read(reply_id))
+
+    def exists(self, reply_id: int) -> bool:
+        with self._lock:
+            self._expire()
+            return reply_id in self._logs
+
+    def clear(self, reply_id: int) -> None:
+        with self._lock:
+            self._logs.pop(reply_id, None)
+
+
+# --------------------------------------------------------------------------- the configured log
+
+
+def event_log() -> EventLog:
+    """The log the settings name: Redis when ``EVENTS_REDIS_URL`` is set, else in-process."""
+    return _log_for(settings.EVENTS_REDIS_URL, settings.EVENTS_MAX_LENGTH, settings.EVENTS_TTL_SECONDS)
+
+
+@lru_cache(maxsize=8)
+def _log_for(url: str, cap: int, ttl: int) -> EventLog:
+    if url:
+        return RedisEventLog(url, cap=cap, ttl=ttl, running_ttl=ttl + settings.CELERY_TASK_TIME_LIMIT)
+    return MemoryEventLog(cap=cap, ttl=ttl)

@@ -1,0 +1,109 @@
+"""The light conversation context (chat/light_context.py) bound to Django's cache.
+
+One entry per user per conversation, in the default cache (local memory by default,
+Redis in production), expiring after CONTEXT_LIGHT_TTL_SECONDS without use.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from django.conf import settings
+from django.core.cache import cache
+
+from lifeassistant.tools import REGISTRY
+
+from . import light_context
+from .models import Conversation, Message, PendingAction
+
+# The tool (chat/light_context_tool.py) that reads and writes the same entry.
+CONTEXT_TOOL = "conversation_context"
+
+
+def _key(conversation: Conversation) -> str:
+    return light_context.context_key(conversation.owner_id, conversation.pk)
+
+
+def handle_action(conversation: Conversation, payload: Any) -> dict[str, Any]:
+    """The contract's store / retrieve / clear for one conversation (API and tool)."""
+    return light_context.handle(
+        payload, store=cache, key=_key(conversation), ttl_seconds=settings.CONTEXT_LIGHT_TTL_SECONDS
+    )
+
+
+def context_tools(conversation: Conversation, text: str) -> tuple[str, ...]:
+    """The context tool is offered only while the conversation has a context to use;
+    a closing message (``text``) clears it, so it gets no tool."""
+    if light_context.is_completion_signal(text):
+        return ()
+    found = light_context.retrieve_context(cache, _key(conversation), settings.CONTEXT_LIGHT_TTL_SECONDS)
+    return (CONTEXT_TOOL,) if found else ()
+
+
+def prompt_section_for(
+    conversation: Conversation, text: str, *, previous_skills: list[str], new_skills: list[str], reason: str
+) -> str:
+    """Update the context for a new user message and return what the prompt should show.
+
+    A closing remark ("obrigado", "that's all") or a new, unrelated topic (triggers
+    fired for skills sharing nothing with the previous ones) clears it; a message that
+    refers back ("add that", "isso") gets it in the prompt.
+    """
+    key = _key(conversation)
+    unrelated = reason == "trigger" and bool(previous_skills) and not set(previous_skills) & set(new_skills)
+    if light_context.is_completion_signal(text) or (unrelated and not light_context.refers_back(text)):
+        light_context.clear_context(cache, key)
+        return ""
+    if not light_context.refers_back(text):
+        return ""
+    return light_context.render_for_prompt(
+        light_context.retrieve_context(cache, key, settings.CONTEXT_LIGHT_TTL_SECONDS)
+    )
+
+
+def remember_round(message: Message) -> None:
+    """Store what the round answered by ``message`` did, for follow-ups (never raises).
+
+    The intent is the last tool that changed (or proposed to change) something, else
+    the dominant skill; the task id is the entity that tool returned. After a closing
+    message ("obrigado", "that's all") nothing is stored: the message cleared the context,
+    and the round that thanked must not bring it back.
+    """
+    user_message = message.reply_to
+    if user_message is not None and light_context.is_completion_signal(user_message.content):
+        return
+    last_intent, last_task_id, pending_fields = _round_summary(message)
+    light_context.store_context(
+        cache,
+        _key(message.conversation),
+        settings.CONTEXT_LIGHT_TTL_SECONDS,
+        last_intent=last_intent,
+        last_task_id=last_task_id,
+        pending_fields=pending_fields,
+        # Capped so a message longer than the contract allows still leaves a context.
+        last_user_message=user_message.content[: light_context.MAX_MESSAGE_CHARS] if user_message else "",
+    )
+
+
+def _round_summary(message: Message) -> tuple[str, str | None, list[str]]:
+    proposed = message.pending_actions.filter(status=PendingAction.Status.PENDING).order_by("-id").first()
+    if proposed is not None:  # a write waits for the user's "yes"
+        return proposed.tool, None, ["confirmation"]
+    calls = [call for call in message.tool_calls.all() if call.ok]
+    writes = [call for call in calls if (tool := REGISTRY.get(call.tool)) is not None and tool.writes]
+    chosen = (writes or calls)[-1:]
+    if chosen:
+        task_id = _entity_id(chosen[0].result)
+        return chosen[0].tool, None if task_id is None else str(task_id), []
+    skills = list(message.active_skills or [])
+    return (skills[0] if skills else "general"), None, []
+
+
+def _entity_id(result: Any) -> Any:
+    """The id a tool result names: ``{"id": ..}`` or ``{"expense": {"id": ..}}``."""
+    if not isinstance(result, dict):
+        return None
+    if "id" in result:
+        return result["id"]
+    nested = [value["id"] for value in result.values() if isinstance(value, dict) and "id" in value]
+    return nested[0] if len(nested) == 1 else None

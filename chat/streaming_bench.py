@@ -1,0 +1,160 @@
+"""Figures of streaming (issue 14), for ``manage.py benchmark --section streaming``.
+
+- Latency from the model's first token to the first event an SSE reader gets, over
+  Redis on loopback: the worker side is ``ReplyProgress`` on a real reply row (its batch
+  UPDATE, then ``XADD``), the reader the SSE view's wait (``XREAD BLOCK`` on
+  ``redis.asyncio``) in another thread. Goal: p95 ≤ 250 ms.
+- Worker CPU per reply, streamed (``answering.answer``: litellm ``stream=True``, text
+  saved and published per batch) against not streamed (one ``completion`` and one
+  UPDATE, the path before streaming), both on the offline model spreading its words
+  ``TOKEN_DELAY`` apart. Goal: streamed ≤ +10%.
+
+Rows are written inside a transaction that is rolled back; the Redis keys are deleted.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import os
+import threading
+import time
+import uuid
+from decimal import Decimal
+from typing import Any
+
+from django.contrib.auth import get_user_model
+from django.test.utils import override_settings
+from django.utils import timezone
+
+from lifeassistant import llm
+
+from .answering import answer, build_llm_messages, claim
+from .events import RedisEventLog
+from .light_context_store import remember_round
+from .models import Conversation, Message
+from .pipeline_bench import rolled_back
+from .reply_progress import ReplyProgress
+from .services import submit_message
+
+REDIS_URL = os.environ.get("BENCH_REDIS_URL", "redis://127.0.0.1:6379/13")
+LATENCY_GOAL_MS = 250.0
+CPU_GOAL_PERCENT = 10.0
+FIRST_TOKEN_AFTER = 0.1  # seconds from the call to the model's first token
+TOKEN_DELAY = 0.02
+
+
+def measure_streaming(*, replies: int = 20) -> dict[str, Any]:
+    log = RedisEventLog(REDIS_URL, cap=10_000, ttl=60, running_ttl=120, prefix=f"bench-events-{uuid.uuid4().hex}:")
+    try:
+        log.exists(0)
+    except Exception as exc:  # no Redis here: say so instead of failing
+        return {"unavailable": f"Redis at {REDIS_URL} ({type(exc).__name__})"}
+    latencies = _latencies(log, replies)
+    cpu = _cpu_per_reply(max(3, replies // 4))
+    for key in log._client.scan_iter(f"{log.prefix}*"):
+        log._client.delete(key)
+    latencies.sort()
+    return {
+        "redis": REDIS_URL,
+        "replies": replies,
+        "latency_ms": {
+            "p50": latencies[len(latencies) // 2],
+            "p95": latencies[min(len(latencies) - 1, int(len(latencies) * 0.95))],
+            "goal_p95": LATENCY_GOAL_MS,
+        },
+        "cpu_ms": {**cpu, "goal_percent": CPU_GOAL_PERCENT},
+    }
+
+
+def _latencies(log: RedisEventLog, replies: int) -> list[float]:
+    samples: list[float] = []
+    with rolled_back():
+        for _ in range(replies):
+            reply = _reply_row()
+            Message.objects.filter(pk=reply.pk).update(status=Message.Status.RUNNING, started_at=timezone.now())
+            read_at: list[float] = []
+
+            def reader(reply_id: int = reply.pk) -> None:
+                async def first_delta() -> None:
+                    deadline = time.monotonic() + 10
+                    while not read_at and time.monotonic() < deadline:
+                        events = await log.wait(reply_id, None, 5)
+                        if any(e.type == "delta" for e in events):
+                            read_at.append(time.perf_counter())
+
+                asyncio.run(first_delta())
+
+            thread = threading.Thread(target=reader)
+            thread.start()
+            progress = ReplyProgress(reply.pk, log, batch_seconds=0.075)
+            time.sleep(FIRST_TOKEN_AFTER)  # the client waits on the stream meanwhile
+            first_token = time.perf_counter()
+            for word in ["Olá, ", "Ana! ", "Você ", "gastou ", "R$ 50 "]:
+                progress.text(word)
+                time.sleep(TOKEN_DELAY)
+            progress.flush()
+            thread.join(15)
+            if read_at:
+                samples.append((read_at[0] - first_token) * 1000)
+    return samples
+
+
+def _cpu_per_reply(replies: int) -> dict[str, float]:
+    streamed: list[float] = []
+    plain: list[float] = []
+    with override_settings(LLM_OFFLINE_TOKEN_DELAY_SECONDS=TOKEN_DELAY, EVENTS_REDIS_URL=REDIS_URL), rolled_back():
+        for _ in range(replies):
+            for kind, samples in (("plain", plain), ("streamed", streamed)):
+                reply = _reply_row()
+                message = claim(reply.pk)
+                assert message is not None
+                started = time.process_time()
+                if kind == "streamed":
+                    answer(message)
+                else:
+                    _answer_without_streaming(message)
+                samples.append((time.process_time() - started) * 1000)
+    streamed_ms = sorted(streamed)[len(streamed) // 2]
+    plain_ms = sorted(plain)[len(plain) // 2]
+    return {"streamed": streamed_ms, "not_streamed": plain_ms, "overhead_percent": (streamed_ms / plain_ms - 1) * 100}
+
+
+def _answer_without_streaming(message: Message) -> None:
+    """The reply as it was stored before streaming: one call, one UPDATE, the light context."""
+    response = llm.completion(build_llm_messages(message), temperature=message.temperature)
+    usage: Any = getattr(response, "usage")
+    Message.objects.filter(pk=message.pk).update(
+        status=Message.Status.DONE,
+        content=response.choices[0].message.content or "",
+        prompt_tokens=usage.prompt_tokens,
+        completion_tokens=usage.completion_tokens,
+        cost=Decimal("0"),
+        finished_at=timezone.now(),
+    )
+    remember_round(message)
+
+
+def _reply_row() -> Message:
+    user, _ = get_user_model().objects.get_or_create(username="bench-streaming")
+    conversation = Conversation.objects.create(owner=user)
+    with override_settings(EMBEDDED_REPLY_THREADS=0):
+        submission = submit_message(
+            user=user, conversation=conversation, content="Me conte como organizar as contas da casa este mês, por favor."
+        )
+    assert submission.assistant_message is not None
+    return submission.assistant_message
+
+
+def render_streaming(figures: dict[str, Any]) -> list[str]:
+    if "unavailable" in figures:
+        return [f"skipped: {figures['unavailable']}"]
+    latency = figures["latency_ms"]
+    cpu = figures["cpu_ms"]
+    met_latency = "(met)" if latency["p95"] <= latency["goal_p95"] else "(MISSED)"
+    met_cpu = "(met)" if cpu["overhead_percent"] <= cpu["goal_percent"] else "(MISSED)"
+    return [
+        f"first token → first SSE event over Redis ({figures['redis']}), {figures['replies']} replies: "
+        f"p50 {latency['p50']:.1f} ms, p95 {latency['p95']:.1f} ms; goal p95 ≤ {latency['goal_p95']:g} ms {met_latency}",
+        f"worker CPU per reply (offline model, a word every {TOKEN_DELAY * 1000:.0f} ms): streamed {cpu['streamed']:.1f} ms, "
+        f"not streamed {cpu['not_streamed']:.1f} ms, {cpu['overhead_percent']:+.1f}%; goal ≤ +{cpu['goal_percent']:g}% {met_cpu}",
+    ]

@@ -1,9 +1,0 @@
-"""The assistant's tools: one registry, tools registered by the modules imported below."""
-
-from .registry import REGISTRY, Tool, ToolContext, ToolError, ToolOutcome, tool
-
-# Importing a tool module registers its tools (seed 004 §2.1: fourteen tools, plus the
-# light context of seed 001).
-from . import knowledge, analysis, tracking, finance, people, context  # noqa: E402,F401  isort: skip
-
-__all__ = ["REGISTRY", "Tool", "ToolContext", "ToolError", "ToolOutcome", "tool"]

@@ -1,0 +1,54 @@
+"""``GET /healthz``: whether the database, the cache and the Celery broker answer.
+
+For load balancers and operators; no authentication, no data. 200 while the database
+answers (the cache and the broker can fail open or fail a reply, not the site),
+with ``"status": "degraded"`` when one of them is down; 503 without the database.
+"""
+
+from __future__ import annotations
+
+import logging
+
+from django.conf import settings
+from django.db import DatabaseError, connection
+from django.http import HttpRequest, JsonResponse
+from django.views.decorators.cache import never_cache
+from django.views.decorators.http import require_GET
+
+from .cache import cache_status
+
+logger = logging.getLogger(__name__)
+
+
+def database_status() -> str:
+    try:
+        with connection.cursor() as cursor:
+            cursor.execute("SELECT 1")
+    except DatabaseError as exc:
+        logger.warning("health: database unavailable: %s", exc)
+        return "unavailable"
+    return "ok"
+
+
+def broker_status() -> str:
+    """"eager" when tasks run in-process (no broker), else whether the broker accepts a connection."""
+    if settings.CELERY_TASK_ALWAYS_EAGER:
+        return "eager"
+    from .celery import app
+
+    try:
+        with app.connection_for_write() as broker:
+            broker.ensure_connection(max_retries=1, interval_start=0, timeout=2)
+    except Exception as exc:  # kombu raises the transport's own errors
+        logger.warning("health: broker unavailable: %s: %s", type(exc).__name__, exc)
+        return "unavailable"
+    return "ok"
+
+
+@never_cache
+@require_GET
+def health(request: HttpRequest) -> JsonResponse:
+    checks = {"database": database_status(), "cache": cache_status(), "broker": broker_status()}
+    healthy = all(value in ("ok", "eager") for value in checks.values())
+    body = {"status": "ok" if healthy else "degraded", **checks}
+    return JsonResponse(body, status=200 if checks["database"] == "ok" else 503)

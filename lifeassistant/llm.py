@@ -1,0 +1,343 @@
+"""The one way the project talks to a language model: litellm, with timeouts and retries.
+
+``LLM_MODEL`` is any litellm model string. Unset, it is the offline provider
+(``offline_model.py``), registered through litellm's custom-provider mechanism, so the
+whole pipeline (HTTP parsing aside) runs through the same litellm code paths with no key
+and no network.
+
+litellm is imported on the first model call, never at module import: importing it
+costs seconds and ~190 MiB, and the web process does not need it (tokens are
+estimated here, context windows read from litellm's bundled JSON). The Celery worker
+imports it once at start-up (``lifeassistant.celery``), before its pool forks.
+"""
+
+from __future__ import annotations
+
+import functools
+import importlib.util
+import json
+import logging
+import math
+import time
+from collections.abc import Iterator
+from dataclasses import dataclass
+from pathlib import Path
+from types import ModuleType
+from typing import TYPE_CHECKING, Any
+
+from celery.exceptions import SoftTimeLimitExceeded
+from django.conf import settings
+
+if TYPE_CHECKING:
+    from litellm import ModelResponse
+
+logger = logging.getLogger(__name__)
+
+OFFLINE_PROVIDER = "offline"
+# An OpenAI-style tokenizer averages ~3.2 UTF-8 bytes per token on Portuguese and
+# English prose (o200k_base on the shipped skill prompts: 2.9–3.3), a little more on JSON.
+BYTES_PER_TOKEN = 3.2
+# Per message: role and separators, as the OpenAI chat format counts them.
+TOKENS_PER_MESSAGE = 4
+
+
+class LLMError(Exception):
+    """The model could not produce an answer; the message is safe to show to the user."""
+
+
+@dataclass(frozen=True)
+class PipelineNote:
+    """What the pipeline decided for a request, passed to the model call as metadata."""
+
+    skills: tuple[str, ...] = ()
+    reason: str = ""
+
+
+def is_offline(model: str | None = None) -> bool:
+    """True when the configured model is the built-in offline provider."""
+    return (model or settings.LLM_MODEL).startswith(f"{OFFLINE_PROVIDER}/")
+
+
+@functools.cache
+def litellm_module() -> ModuleType:
+    """litellm, imported and set up on first use (with the offline provider registered)."""
+    import litellm
+
+    # Llama-family names would otherwise download a Hugging Face tokenizer (and stall offline).
+    litellm.disable_hf_tokenizer_download = True
+    litellm.suppress_debug_info = True
+    from .offline_model import register_offline_provider
+
+    register_offline_provider(litellm)
+    skip_the_sdk_type_walk_for_plain_requests()
+    return litellm
+
+
+JSON_SCALARS = (str, int, float, bool, type(None))
+
+
+def is_plain_json(data: object) -> bool:
+    """True when ``data`` holds only dicts with string keys, lists and JSON scalars."""
+    if isinstance(data, JSON_SCALARS):
+        return True
+    if isinstance(data, dict):
+        return all(isinstance(key, str) and is_plain_json(value) for key, value in data.items())
+    if isinstance(data, list):
+        return all(is_plain_json(item) for item in data)
+    return False
+
+
+def skip_the_sdk_type_walk_for_plain_requests() -> None:
+    """Let the OpenAI SDK send a plain-JSON chat request as it is (idempotent).
+
+    Before each chat completion the SDK walks the whole body against its TypedDicts
+    (``openai._utils._transform``) to rename aliased keys, format dates and files, dump
+    pydantic models and turn iterables into lists. The chat completion parameters have
+    no aliases and no formats, so for a body of plain dicts, lists and scalars (what
+    litellm builds from our messages and tools) the walk returns an equal body; it cost
+    ~10 ms of CPU per call, a third of a reply. Any other body still takes the walk.
+    ``tests/lifeassistant/test_llm.py`` checks the two agree on a request with history,
+    tool calls and tools.
+    """
+    from openai._utils import is_given
+    from openai.resources.chat.completions import completions
+
+    walk = completions.maybe_transform
+    if getattr(walk, "skips_plain_json", False):
+        return
+
+    def maybe_transform(data: object, expected_type: object) -> Any:
+        if isinstance(data, dict):
+            # The SDK marks parameters not given with sentinels; the walk drops them too.
+            given = {key: value for key, value in data.items() if is_given(value)}
+            if is_plain_json(given):
+                return given
+        return walk(data, expected_type)
+
+    maybe_transform.skips_plain_json = True  # type: ignore[attr-defined]
+    completions.maybe_transform = maybe_transform
+
+
+def _transient_errors(litellm: ModuleType) -> tuple[type[Exception], ...]:
+    exceptions = litellm.exceptions
+    return (
+        exceptions.Timeout,
+        exceptions.APIConnectionError,
+        exceptions.RateLimitError,
+        exceptions.ServiceUnavailableError,
+        exceptions.InternalServerError,
+        exceptions.BadGatewayError,
+    )
+
+
+def completion(
+    messages: list[dict[str, Any]],
+    *,
+    tools: list[dict[str, Any]] | None = None,
+    temperature: float | None = None,
+    note: PipelineNote | None = None,
+    response_format: dict[str, Any] | None = None,
+    timeout: float | None = None,
+    max_retries: int | None = None,
+) -> ModelResponse:
+    """Call the configured model, retrying transient provider errors with backoff.
+
+    ``timeout`` and ``max_retries`` default to ``LLM_TIMEOUT_SECONDS`` and
+    ``LLM_MAX_RETRIES``; a call made while a request waits passes a short budget.
+    Raises ``LLMError`` with a user-presentable message once retries are exhausted or
+    the provider refuses the request.
+    """
+    kwargs = _call_arguments(
+        messages, tools=tools, temperature=temperature, note=note, response_format=response_format, timeout=timeout
+    )
+    response: ModelResponse = _with_retries(kwargs, max_retries)
+    return response
+
+
+class CompletionStream:
+    """One streamed completion: iterate it for the text as it arrives, then ``response()``.
+
+    ``close()`` closes the provider connection, so a stopped reply stops costing tokens.
+    """
+
+    def __init__(self, wrapper: Any, messages: list[dict[str, Any]]) -> None:
+        self._wrapper = wrapper
+        self._messages = messages
+        self._chunks: list[Any] = []
+
+    def __iter__(self) -> Iterator[str]:
+        import openai  # already imported by litellm
+
+        # What can break an open stream: the transient errors, or a provider error mid-answer.
+        broken: tuple[type[Exception], ...] = (*_transient_errors(litellm_module()), openai.OpenAIError)
+        try:
+            for chunk in self._wrapper:
+                self._chunks.append(chunk)
+                text = chunk.choices[0].delta.content if chunk.choices else None
+                if text:
+                    yield text
+        except broken as exc:
+            _reraise_time_limit(exc)
+            # Text already reached the user, so a retry would repeat it: the reply fails instead.
+            raise LLMError(f"The language model stopped in the middle of its answer ({type(exc).__name__}).") from exc
+
+    def close(self) -> None:
+        provider_stream = getattr(self._wrapper, "completion_stream", None)
+        close = getattr(provider_stream, "close", None)
+        if close is not None:
+            try:
+                close()
+            except Exception:  # closing a half-read connection is best effort
+                logger.debug("closing the model stream failed", exc_info=True)
+
+    def response(self) -> ModelResponse:
+        """The chunks read so far as one response: text, tool calls and usage.
+
+        A stream closed early has no usage chunk; litellm then counts the tokens itself.
+        """
+        litellm = litellm_module()
+        if not self._chunks:
+            empty: ModelResponse = litellm.ModelResponse(
+                choices=[{"index": 0, "message": {"role": "assistant", "content": ""}}]
+            )
+            return empty
+        built: ModelResponse = litellm.stream_chunk_builder(self._chunks, messages=self._messages)
+        return built
+
+
+def stream_completion(
+    messages: list[dict[str, Any]],
+    *,
+    tools: list[dict[str, Any]] | None = None,
+    temperature: float | None = None,
+    note: PipelineNote | None = None,
+) -> CompletionStream:
+    """``completion`` as a stream (usage included); opening it is retried like a call."""
+    kwargs = _call_arguments(messages, tools=tools, temperature=temperature, note=note)
+    kwargs.update(stream=True, stream_options={"include_usage": True})
+    return CompletionStream(_with_retries(kwargs), messages)
+
+
+def _call_arguments(
+    messages: list[dict[str, Any]],
+    *,
+    tools: list[dict[str, Any]] | None,
+    temperature: float | None,
+    note: PipelineNote | None,
+    response_format: dict[str, Any] | None = None,
+    timeout: float | None = None,
+) -> dict[str, Any]:
+    kwargs: dict[str, Any] = {
+        "model": settings.LLM_MODEL,
+        "messages": messages,
+        "timeout": timeout or settings.LLM_TIMEOUT_SECONDS,
+        "num_retries": 0,  # retries are ours, so they are counted and logged in one place
+    }
+    if tools:
+        kwargs["tools"] = tools
+    if temperature is not None:
+        kwargs["temperature"] = temperature
+    if response_format is not None and not is_offline():
+        kwargs["response_format"] = response_format
+    if settings.LLM_API_BASE:
+        kwargs["api_base"] = settings.LLM_API_BASE
+    if settings.LLM_API_KEY:
+        kwargs["api_key"] = settings.LLM_API_KEY
+    if note is not None:
+        kwargs["metadata"] = {"skills": list(note.skills), "reason": note.reason}
+    return kwargs
+
+
+def _with_retries(kwargs: dict[str, Any], max_retries: int | None = None) -> Any:
+    import openai  # already imported by litellm; litellm's provider errors all derive from it
+
+    litellm = litellm_module()
+    transient = _transient_errors(litellm)
+    attempts = (settings.LLM_MAX_RETRIES if max_retries is None else max_retries) + 1
+    for attempt in range(1, attempts + 1):
+        try:
+            return litellm.completion(**kwargs)
+        except transient as exc:
+            _reraise_time_limit(exc)
+            if attempt == attempts:
+                raise LLMError(
+                    f"The language model is unavailable ({type(exc).__name__}) after {attempts} attempts."
+                ) from exc
+            delay = settings.LLM_RETRY_BACKOFF_SECONDS * 2 ** (attempt - 1)
+            logger.warning("llm transient error %s, attempt %d/%d, retrying in %.1fs",
+                           type(exc).__name__, attempt, attempts, delay)
+            time.sleep(delay)
+        except openai.OpenAIError as exc:
+            raise LLMError(f"The language model refused the request ({type(exc).__name__}).") from exc
+    raise AssertionError("unreachable")  # pragma: no cover
+
+
+def _reraise_time_limit(exc: BaseException) -> None:
+    """litellm wraps Celery's soft time limit in a connection error; let it through unretried."""
+    cause: BaseException | None = exc
+    while cause is not None:
+        if isinstance(cause, SoftTimeLimitExceeded):
+            raise cause
+        cause = cause.__cause__ or cause.__context__
+
+
+def estimate_text_tokens(text: str) -> int:
+    """Tokens of ``text`` for an OpenAI-style tokenizer, estimated from its UTF-8 size."""
+    return math.ceil(len(text.encode("utf-8")) / BYTES_PER_TOKEN) if text else 0
+
+
+def count_tokens(*, messages: list[dict[str, Any]], tools: list[dict[str, Any]] | None = None) -> int:
+    """Tokens of ``messages`` plus tool definitions, estimated without a tokenizer.
+
+    Used for the 10% extraction threshold and the skills ledger, where a few percent do
+    not matter; a real tokenizer would cost the web process 45–70 MiB and ~1 ms a call.
+    The provider's exact usage is recorded per reply.
+    """
+    total = 3  # the reply's priming, as the OpenAI chat format counts it
+    for message in messages:
+        content = message.get("content")
+        text = content if isinstance(content, str) else json.dumps(content, ensure_ascii=False) if content else ""
+        total += TOKENS_PER_MESSAGE + estimate_text_tokens(text)
+    if tools:
+        total += estimate_text_tokens(json.dumps(tools, ensure_ascii=False, separators=(",", ":")))
+    return total
+
+
+def max_input_tokens() -> int:
+    """The configured model's context window; ``LLM_MAX_INPUT_TOKENS`` when litellm does not know it."""
+    if is_offline():
+        return settings.LLM_MAX_INPUT_TOKENS
+    return _known_context_window(settings.LLM_MODEL) or settings.LLM_MAX_INPUT_TOKENS
+
+
+@functools.cache
+def _known_context_window(model: str) -> int | None:
+    """The context window litellm's bundled model map gives ``model`` (read once per model).
+
+    Read from the JSON file litellm ships, so asking costs no litellm import.
+    """
+    spec = importlib.util.find_spec("litellm")
+    if spec is None or not spec.submodule_search_locations:
+        return None
+    path = Path(next(iter(spec.submodule_search_locations))) / "model_prices_and_context_window_backup.json"
+    try:
+        table = json.loads(path.read_text(encoding="utf-8"))
+    except (OSError, ValueError):
+        return None
+    for name in (model, model.split("/", 1)[-1]):
+        info = table.get(name)
+        if isinstance(info, dict) and not name.startswith("sample_spec"):
+            window = info.get("max_input_tokens") or info.get("max_tokens")
+            if window:
+                return int(window)
+    return None
+
+
+def response_cost(response: ModelResponse) -> float | None:
+    """The provider cost of a response in USD, or None when litellm has no price for it."""
+    if is_offline():
+        return 0.0
+    try:
+        return float(litellm_module().completion_cost(completion_response=response))
+    except Exception:  # unknown price: not an error for the user
+        return None

@@ -1,0 +1,39 @@
+"""The API reads JSON bodies only: a form or multipart body is a JSON 415, never half-read."""
+
+from __future__ import annotations
+
+import pytest
+
+from chat.models import Conversation
+
+pytestmark = pytest.mark.django_db
+
+
+@pytest.mark.parametrize("fmt", ["multipart", None])
+def test_a_form_or_multipart_body_is_refused_with_a_json_415(api, fmt):
+    if fmt is None:
+        response = api.post(
+            "/api/v1/conversations/", "title=Dia", content_type="application/x-www-form-urlencoded"
+        )
+    else:
+        response = api.post("/api/v1/conversations/", {"title": "Dia"}, format=fmt)
+
+    assert response.status_code == 415
+    assert response["Content-Type"] == "application/json"
+    assert response.json()["detail"].startswith("Unsupported media type")
+    assert not Conversation.objects.exists()
+
+
+def test_sign_in_over_the_api_takes_json_not_a_form(client, user):
+    form = client.post("/api/v1/auth/token/", {"username": "ana", "password": "pass-ana-123"})
+    assert form.status_code == 415
+    json = client.post(
+        "/api/v1/auth/token/", {"username": "ana", "password": "pass-ana-123"}, content_type="application/json"
+    )
+    assert json.status_code == 200
+    assert json.json()["token"]
+
+
+def test_the_browser_sign_in_page_still_takes_its_form(client, user):
+    response = client.post("/login/", {"username": "ana", "password": "pass-ana-123"})
+    assert response.status_code == 302

@@ -1,0 +1,87 @@
+"""Queries per request stay few and flat in the history's length (issue 17).
+
+The counts include the SAVEPOINT / RELEASE pair the test transaction turns the
+service's ``atomic`` into; in production that pair is a BEGIN / COMMIT, and token
+authentication adds one query, which ``force_authenticate`` skips here.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+import pytest
+
+from chat.models import Conversation, Message
+from chat.tasks import generate_reply
+
+POST_MAX = 10  # 8 statements (one reads what is known about the user) + SAVEPOINT/RELEASE
+# 10, plus the streamed text saved per batch (an UPDATE or two here) and the final event, which
+# carries the message as the API shows it (the message and its three prefetches).
+REPLY_MAX = 16
+LIST_MAX = 5
+DETAIL_MAX = 4
+
+pytestmark = pytest.mark.usefixtures("shipped_skills")
+
+
+def _history(api: Any, conversation: dict[str, Any], size: int) -> None:
+    """``size`` messages, then one through the API: the process has loaded the skills
+    catalog (cached per process), so what follows is the steady state."""
+    row = Conversation.objects.get(pk=conversation["id"])
+    Message.objects.bulk_create(
+        Message(conversation=row, role="user" if n % 2 == 0 else "assistant", content=f"mensagem {n}")
+        for n in range(size)
+    )
+    api.post(f"/api/v1/conversations/{conversation['id']}/messages/", {"content": "oi"}, format="json")
+
+
+@pytest.mark.parametrize("history", [10, 1000])
+def test_a_post_costs_the_same_few_queries_whatever_the_history(
+    api, conversation, django_assert_max_num_queries, history
+):
+    _history(api, conversation, history)
+    with django_assert_max_num_queries(POST_MAX):
+        response = api.post(
+            f"/api/v1/conversations/{conversation['id']}/messages/", {"content": "Gastei 50 reais no mercado"}, format="json"
+        )
+    assert response.status_code == 202
+    assert response.json()["assistant_message"]["tool_calls"] == []
+
+
+def test_a_pasted_document_adds_one_insert_and_the_202_needs_no_query_for_it(
+    api, conversation, django_assert_max_num_queries, settings
+):
+    settings.LLM_MAX_INPUT_TOKENS = 16_000  # 40 KB crosses the 10% threshold
+    _history(api, conversation, 10)
+    rows = "\n".join(f"2024-09-{n % 28 + 1:02d},mercado {n},{n}.50" for n in range(1800))
+    content = f"Analise meus gastos:\n\n```csv\ndate,place,amount\n{rows}\n```\n"
+    with django_assert_max_num_queries(POST_MAX + 1):
+        response = api.post(f"/api/v1/conversations/{conversation['id']}/messages/", {"content": content}, format="json")
+    body = response.json()
+    assert [d["mime_type"] for d in body["user_message"]["documents"]] == ["text/csv"]
+    assert body["user_message"]["content_truncated"] is True
+
+
+@pytest.mark.parametrize("history", [10, 1000])
+def test_a_reply_costs_the_same_few_queries_whatever_the_history(
+    api, conversation, django_assert_max_num_queries, history
+):
+    _history(api, conversation, history)
+    reply_id = api.post(
+        f"/api/v1/conversations/{conversation['id']}/messages/", {"content": "Gastei 50 reais no mercado"}, format="json"
+    ).json()["assistant_message"]["id"]
+    with django_assert_max_num_queries(REPLY_MAX):
+        generate_reply(reply_id)
+    assert Message.objects.get(pk=reply_id).status == "done"
+
+
+@pytest.mark.parametrize("history", [10, 1000])
+def test_the_message_list_and_a_message_cost_a_fixed_number_of_queries(
+    api, conversation, django_assert_max_num_queries, history
+):
+    _history(api, conversation, history)
+    with django_assert_max_num_queries(LIST_MAX):
+        page = api.get(f"/api/v1/conversations/{conversation['id']}/messages/").json()
+    assert len(page["results"]) == min(50, history + 2)
+    with django_assert_max_num_queries(DETAIL_MAX):
+        assert api.get(f"/api/v1/messages/{page['results'][0]['id']}/").status_code == 200

@@ -1,0 +1,110 @@
+"""Bad bodies get a JSON 4xx from every API endpoint, never a 500 or an HTML page (issue 13, items 1-3)."""
+
+from __future__ import annotations
+
+import json
+
+import pytest
+from rest_framework.test import APIClient
+
+pytestmark = pytest.mark.django_db
+
+TOKEN = "/api/v1/auth/token/"
+CONVERSATIONS = "/api/v1/conversations/"
+
+
+def raw(client, path, body, content_type="application/json"):
+    return client.generic("POST", path, body, content_type=content_type)
+
+
+@pytest.mark.parametrize(
+    "body",
+    ["[" * 100_000, '{"a":' * 50_000, "[" * 33 + "]" * 33],
+    ids=["100k-arrays", "50k-objects", "33-levels"],
+)
+@pytest.mark.parametrize("path", [TOKEN, CONVERSATIONS])
+def test_deeply_nested_json_is_a_400_with_a_message(api, path, body):
+    client = api if path == CONVERSATIONS else APIClient()
+    response = raw(client, path, body)
+    assert response.status_code == 400
+    assert response["Content-Type"] == "application/json"
+    assert "nested deeper than 32 levels" in response.json()["detail"]
+
+
+def test_ordinary_nesting_and_brackets_inside_strings_still_parse(api):
+    title = "[" * 200 + "{" * 200
+    response = api.post(CONVERSATIONS, {"title": title[:200]}, format="json")
+    assert response.status_code == 201
+    assert response.json()["title"] == title[:200]
+
+
+@pytest.mark.parametrize(
+    "body",
+    [r'{"\ud800": 1, "username": "ana", "password": "x"}', r'{"username": "an\udfffa", "password": "x"}'],
+    ids=["key", "value"],
+)
+@pytest.mark.parametrize("path", [TOKEN, CONVERSATIONS])
+def test_a_lone_surrogate_in_a_key_or_a_value_is_a_400(api, user, path, body):
+    client = api if path == CONVERSATIONS else APIClient()
+    response = raw(client, path, body)
+    assert response.status_code == 400
+    assert "unpaired surrogate" in response.json()["detail"]
+
+
+def test_paired_surrogates_are_text(api):
+    response = raw(api, CONVERSATIONS, r'{"title": "ok \ud83d\ude00"}')
+    assert response.status_code == 201
+    assert response.json()["title"] == "ok 😀"
+
+
+def test_invalid_json_is_a_400_with_the_parse_error(api):
+    response = raw(api, CONVERSATIONS, '{"title": ')
+    assert response.status_code == 400
+    assert response.json()["detail"].startswith("JSON parse error")
+
+
+def test_nan_is_not_json(api):
+    response = raw(api, CONVERSATIONS, '{"title": NaN}')
+    assert response.status_code == 400
+
+
+TEN_MB = 10 * 1024 * 1024
+
+
+@pytest.mark.parametrize(
+    ("path", "content_type", "body"),
+    [
+        (CONVERSATIONS, "application/json", json.dumps({"title": "x" * TEN_MB})),
+        (CONVERSATIONS, "application/x-www-form-urlencoded", "title=" + "x" * TEN_MB),
+        (TOKEN, "application/json", json.dumps({"username": "x" * TEN_MB, "password": "x"})),
+        ("/api/v1/conversations/1/messages/", "application/json", json.dumps({"content": "x" * TEN_MB})),
+    ],
+    ids=["json", "form", "token", "messages"],
+)
+def test_a_10_mb_body_is_a_json_413(api, path, content_type, body):
+    client = api if path != TOKEN else APIClient()
+    response = raw(client, path, body, content_type)
+    assert response.status_code == 413
+    assert response["Content-Type"] == "application/json"
+    assert response.json() == {"detail": "The request body is too large (at most 1048576 bytes)."}
+
+
+def test_the_parser_itself_stops_reading_at_the_limit(settings):
+    """Defence in depth behind the middleware: a stream longer than announced is not read whole."""
+    import io
+
+    from chat.api.parsers import JSONParser, RequestTooLarge
+
+    settings.REQUEST_MAX_BYTES = 2048
+    stream = io.BytesIO(json.dumps({"title": "x" * 5000}).encode())
+    with pytest.raises(RequestTooLarge):
+        JSONParser().parse(stream, "application/json", {})
+    assert stream.tell() == 2049
+
+
+def test_the_limit_follows_the_setting(api, settings):
+    settings.REQUEST_MAX_BYTES = 2048
+    settings.DATA_UPLOAD_MAX_MEMORY_SIZE = 2048
+    response = api.post(CONVERSATIONS, {"title": "x" * 3000}, format="json")
+    assert response.status_code == 413
+    assert api.post(CONVERSATIONS, {"title": "x" * 100}, format="json").status_code == 201

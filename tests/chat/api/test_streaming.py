@@ -1,0 +1,322 @@
+"""Streaming replies over the API: the SSE endpoint, stopping a reply, polling the text so far.
+
+These run on the embedded defaults (SQLite, the in-process event log, replies inline).
+The same endpoints over Redis with a real worker are in tests/chat/test_streaming_worker.py.
+"""
+
+from __future__ import annotations
+
+import json
+import time
+from typing import Any
+
+import pytest
+from asgiref.sync import async_to_sync
+from django.test import AsyncClient
+from rest_framework.authtoken.models import Token
+
+from chat import answering
+from chat.events import event_log
+from chat.models import Message
+from chat.models import PendingAction
+from chat.reply_progress import ReplyProgress
+from chat.services import cancel_reply
+from lifeassistant.models import Expense
+
+pytestmark = pytest.mark.django_db
+
+
+def parse_sse(body: str) -> list[dict[str, Any]]:
+    """The events of an SSE body: [{"id", "event", "data"}], comments left out."""
+    events = []
+    for block in body.split("\n\n"):
+        fields: dict[str, Any] = {}
+        for line in block.splitlines():
+            if line.startswith(":"):
+                continue
+            name, _, value = line.partition(": ")
+            fields[name] = value
+        if fields:
+            fields["data"] = json.loads(fields["data"])
+            events.append(fields)
+    return events
+
+
+def get_events(user: Any, path: str, **headers: str) -> tuple[int, Any]:
+    """GET an SSE endpoint through the ASGI handler: (status, events or JSON error)."""
+
+    async def go() -> tuple[int, Any]:
+        client = AsyncClient()
+        if user is not None:
+            await client.aforce_login(user)
+        response = await client.get(path, headers=headers)
+        if not response.streaming:
+            return response.status_code, json.loads(response.content)
+        assert response["Content-Type"].startswith("text/event-stream")
+        assert response["X-Accel-Buffering"] == "no"
+        body = b"".join([chunk async for chunk in response.streaming_content]).decode()
+        return response.status_code, parse_sse(body)
+
+    return async_to_sync(go)()
+
+
+@pytest.fixture
+def reply(
+    scripted_llm: Any, conversation: dict[str, Any], api: Any, send: Any, shipped_skills: None
+) -> dict[str, Any]:
+    """A finished reply that called a tool, then answered in several words."""
+    scripted_llm.reply_tool_call("get_finance_summary", {})
+    scripted_llm.reply_text("Você gastou R$ 0,00 este mês. Tudo em ordem!")
+    submitted = send(api, conversation["id"], {"content": "Como estão minhas finanças?"}).json()
+    return api.get(f"/api/v1/messages/{submitted['assistant_message']['id']}/").json()
+
+
+def test_the_stream_replays_a_reply_from_the_start_and_ends_with_the_message(
+    reply: dict[str, Any], user: Any, api: Any
+) -> None:
+    status, events = get_events(user, f"/api/v1/messages/{reply['id']}/events/")
+
+    assert status == 200
+    types = [e["event"] for e in events]
+    assert types[0] == "status" and events[0]["data"] == {"status": "running"}
+    assert types[-1] == "done" and types.count("done") == 1
+    assert events[-1]["data"] == api.get(f"/api/v1/messages/{reply['id']}/").json()
+    tool_events = [(e["event"], e["data"]) for e in events if e["event"].startswith("tool_")]
+    assert tool_events == [
+        ("tool_started", {"name": "get_finance_summary", "status": "running"}),
+        ("tool_finished", {"name": "get_finance_summary", "status": "ok"}),
+    ]
+    assert "".join(e["data"]["text"] for e in events if e["event"] == "delta") == reply["content"]
+    assert reply["content"] == "Você gastou R$ 0,00 este mês. Tudo em ordem!"
+
+
+def test_the_stream_resumes_after_an_id_given_as_query_or_header(reply: dict[str, Any], user: Any) -> None:
+    _, events = get_events(user, f"/api/v1/messages/{reply['id']}/events/")
+    middle = events[len(events) // 2]
+
+    _, by_query = get_events(user, f"/api/v1/messages/{reply['id']}/events/?after={middle['id']}")
+    _, by_header = get_events(user, f"/api/v1/messages/{reply['id']}/events/", **{"Last-Event-ID": middle["id"]})
+
+    assert by_query == events[len(events) // 2 + 1 :]
+    assert by_header == by_query
+
+
+def test_after_that_is_not_an_id_of_this_reply_is_a_400(reply: dict[str, Any], user: Any) -> None:
+    for after in ["garbage", "1-0", "99999999999999-0"]:
+        status, body = get_events(user, f"/api/v1/messages/{reply['id']}/events/?after={after}")
+        assert status == 400, after
+        assert "not an event id" in body["detail"]
+
+
+def test_another_users_reply_is_a_404_and_no_login_a_401(reply: dict[str, Any], other_user: Any) -> None:
+    assert get_events(other_user, f"/api/v1/messages/{reply['id']}/events/")[0] == 404
+    assert get_events(other_user, "/api/v1/messages/999999/events/")[0] == 404
+    assert get_events(None, f"/api/v1/messages/{reply['id']}/events/")[0] == 401
+
+
+def test_a_token_opens_the_stream(reply: dict[str, Any], user: Any) -> None:
+    token = Token.objects.create(user=user)
+
+    status, events = get_events(None, f"/api/v1/messages/{reply['id']}/events/", Authorization=f"Token {token.key}")
+
+    assert status == 200 and events[-1]["event"] == "done"
+    assert get_events(None, f"/api/v1/messages/{reply['id']}/events/", Authorization="Token nope")[0] == 401
+
+
+def test_a_reply_whose_log_expired_gets_its_final_event_from_the_database(reply: dict[str, Any], user: Any) -> None:
+    event_log().clear(reply["id"])
+
+    status, events = get_events(user, f"/api/v1/messages/{reply['id']}/events/?after=1-0")
+
+    assert status == 200
+    assert [e["event"] for e in events] == ["done"]
+    assert events[0]["data"]["content"] == reply["content"]
+
+
+def test_the_schema_documents_the_stream_as_text_event_stream(api: Any) -> None:
+    schema = api.get("/api/schema/", HTTP_ACCEPT="application/json").json()
+    operation = schema["paths"]["/api/v1/messages/{message_id}/events/"]["get"]
+
+    assert "text/event-stream" in operation["responses"]["200"]["content"]
+    assert {"400", "404"} <= set(operation["responses"])
+    assert "/api/v1/messages/{message_id}/cancel/" in schema["paths"]
+
+
+# --------------------------------------------------------------------------- stopping
+
+
+def pending_reply(api: Any, conversation: dict[str, Any], django_capture_on_commit_callbacks: Any, text: str) -> dict[str, Any]:
+    """A reply still pending: its task has not been dispatched."""
+    with django_capture_on_commit_callbacks(execute=False) as callbacks:
+        response = api.post(f"/api/v1/conversations/{conversation['id']}/messages/", {"content": text}, format="json")
+    assert response.status_code == 202
+    return {"reply": response.json()["assistant_message"], "dispatch": callbacks}
+
+
+def test_stopping_a_pending_reply_ends_it_and_its_task_never_asks_the_model(
+    scripted_llm: Any, api: Any, user: Any, conversation: dict[str, Any], django_capture_on_commit_callbacks: Any
+) -> None:
+    pending = pending_reply(api, conversation, django_capture_on_commit_callbacks, "Oi")
+
+    response = api.post(f"/api/v1/messages/{pending['reply']['id']}/cancel/")
+    for dispatch in pending["dispatch"]:
+        dispatch()  # the task arrives after the stop
+
+    assert response.status_code == 200
+    assert response.json()["status"] == "cancelled"
+    assert scripted_llm.requests == []
+    _, events = get_events(user, f"/api/v1/messages/{pending['reply']['id']}/events/")
+    assert [e["event"] for e in events] == ["cancelled"]
+
+
+def test_stopping_is_idempotent_and_a_finished_reply_comes_back_unchanged(reply: dict[str, Any], api: Any) -> None:
+    first = api.post(f"/api/v1/messages/{reply['id']}/cancel/")
+    second = api.post(f"/api/v1/messages/{reply['id']}/cancel/")
+
+    assert first.status_code == second.status_code == 200
+    assert first.json() == second.json() == api.get(f"/api/v1/messages/{reply['id']}/").json()
+    assert first.json()["status"] == "done"
+
+
+def test_only_your_own_reply_can_be_stopped(reply: dict[str, Any], other_api: Any, api: Any) -> None:
+    assert other_api.post(f"/api/v1/messages/{reply['id']}/cancel/").status_code == 404
+    user_message = reply["reply_to"]
+    response = api.post(f"/api/v1/messages/{user_message}/cancel/")
+    assert response.status_code == 409 and "detail" in response.json()
+
+
+class StopsAfter(ReplyProgress):
+    """The user presses Stop after ``pieces`` pieces of text have arrived (same thread)."""
+
+    pieces = 3
+
+    def text(self, piece: str) -> None:
+        super().text(piece)
+        self.seen = getattr(self, "seen", 0) + 1
+        if self.seen == self.pieces:
+            cancel_reply(Message.objects.get(pk=self.message_id))
+
+
+def stop_midway(monkeypatch: pytest.MonkeyPatch, pieces: int) -> None:
+    monkeypatch.setattr(
+        answering, "new_progress", lambda message_id: type("Stop", (StopsAfter,), {"pieces": pieces})(
+            message_id, event_log(), batch_seconds=0
+        )
+    )
+
+
+def test_a_reply_stopped_mid_stream_keeps_its_text_so_far_and_its_usage(
+    scripted_llm: Any, api: Any, user: Any, conversation: dict[str, Any], send: Any, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    scripted_llm.reply_text("um dois três quatro cinco seis sete oito nove dez", prompt_tokens=40)
+    scripted_llm.token_delay = 0.02
+    stop_midway(monkeypatch, pieces=3)
+
+    submitted = send(api, conversation["id"], {"content": "Conte até dez"}).json()
+    reply = api.get(f"/api/v1/messages/{submitted['assistant_message']['id']}/").json()
+
+    assert reply["status"] == "cancelled"
+    # Noticed within one batch (here a batch is one piece): the next piece at most.
+    assert reply["content"] in ("um dois três", "um dois três quatro")
+    assert reply["usage"]["completion_tokens"] > 0 and reply["usage"]["prompt_tokens"] > 0
+    _, events = get_events(user, f"/api/v1/messages/{reply['id']}/events/")
+    assert [e["event"] for e in events].count("cancelled") == 1
+    assert events[-1]["event"] == "cancelled" and events[-1]["data"]["content"] == reply["content"]
+    time.sleep(0.2)
+    assert scripted_llm.streams_closed_early == 1  # the model's stream was closed, not read to the end
+
+
+def test_a_write_proposed_before_a_stop_mid_tool_loop_never_runs(
+    scripted_llm: Any, api: Any, conversation: dict[str, Any], send: Any, monkeypatch: pytest.MonkeyPatch,
+    shipped_skills: None,
+) -> None:
+    scripted_llm.reply_tool_calls(
+        [("create_expense", {"amount": 50, "description": "mercado"}, "call_1"), ("get_finance_summary", {}, "call_2")]
+    )
+    scripted_llm.reply_text("Registro R$ 50,00?")
+    proposed_then_stopped = []
+
+    real = answering.execute_tool_call
+
+    def execute_then_stop(message: Message, *args: Any, **kwargs: Any) -> Any:
+        outcome = real(message, *args, **kwargs)
+        proposed_then_stopped.append(kwargs["name"])
+        cancel_reply(message)  # the user presses Stop while the loop is between tool calls
+        return outcome
+
+    monkeypatch.setattr(answering, "execute_tool_call", execute_then_stop)
+
+    submitted = send(api, conversation["id"], {"content": "Gastei 50 reais no mercado"}).json()
+    reply = api.get(f"/api/v1/messages/{submitted['assistant_message']['id']}/").json()
+    asked = len(scripted_llm.requests)
+    confirmed = send(api, conversation["id"], {"content": "sim"})
+
+    assert proposed_then_stopped == ["create_expense"]  # the second tool never ran
+    assert asked == 1  # and the model was not asked again
+    assert reply["status"] == "cancelled"
+    assert PendingAction.objects.get().status == "expired"
+    assert confirmed.status_code == 202
+    assert not Expense.objects.exists()
+
+
+def test_polling_a_running_reply_shows_the_text_so_far(
+    scripted_llm: Any, api: Any, conversation: dict[str, Any], send: Any, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    scripted_llm.reply_text("Primeiro isto, depois aquilo e por fim o resto.")
+    seen: list[dict[str, Any]] = []
+
+    class Peeks(ReplyProgress):
+        def text(self, piece: str) -> None:
+            super().text(piece)
+            if len(seen) < 1 and "isto" in self.content:
+                seen.append(api.get(f"/api/v1/messages/{self.message_id}/").json())
+
+    monkeypatch.setattr(answering, "new_progress", lambda message_id: Peeks(message_id, event_log(), batch_seconds=0))
+
+    send(api, conversation["id"], {"content": "Explique"})
+
+    assert seen[0]["status"] == "running"
+    assert seen[0]["content"].startswith("Primeiro isto")
+    assert seen[0]["content"] != "Primeiro isto, depois aquilo e por fim o resto."
+
+
+@pytest.mark.django_db(transaction=True)
+def test_on_the_embedded_defaults_the_send_answers_at_once_and_the_reply_streams_in_a_thread(
+    api: Any, conversation: dict[str, Any], settings: Any
+) -> None:
+    settings.EMBEDDED_REPLY_THREADS = 2
+    settings.LLM_OFFLINE_TOKEN_DELAY_SECONDS = 0.03  # the offline model's ~50 words take over a second
+
+    response = api.post(f"/api/v1/conversations/{conversation['id']}/messages/", {"content": "Oi"}, format="json")
+    reply_id = response.json()["assistant_message"]["id"]
+
+    assert response.status_code == 202
+    # Inline, the reply would be done before the send answered.
+    assert api.get(f"/api/v1/messages/{reply_id}/").json()["status"] in ("pending", "running")
+    seen_running_text = False
+    deadline = time.monotonic() + 30
+    while time.monotonic() < deadline:
+        reply = api.get(f"/api/v1/messages/{reply_id}/").json()
+        if reply["status"] == "running" and reply["content"]:
+            seen_running_text = True
+        if reply["status"] == "done":
+            break
+        time.sleep(0.05)
+    assert reply["status"] == "done" and reply["content"].endswith("Oi")  # the offline model repeats it
+    assert seen_running_text  # polled mid-reply: the text so far
+
+
+def test_with_redis_down_the_reply_is_still_saved_and_the_stream_says_to_poll(
+    scripted_llm: Any, api: Any, user: Any, conversation: dict[str, Any], send: Any, settings: Any
+) -> None:
+    settings.EVENTS_REDIS_URL = "redis://127.0.0.1:1/0"  # nothing listens there
+    scripted_llm.reply_text("Tudo certo por aqui.")
+
+    submitted = send(api, conversation["id"], {"content": "Oi"}).json()
+    reply = api.get(f"/api/v1/messages/{submitted['assistant_message']['id']}/").json()
+    status, events = get_events(user, f"/api/v1/messages/{reply['id']}/events/")
+
+    assert reply["status"] == "done" and reply["content"] == "Tudo certo por aqui."
+    assert status == 200
+    assert [e["event"] for e in events] == ["error"]
+    assert f"/api/v1/messages/{reply['id']}/" in events[0]["data"]["detail"]

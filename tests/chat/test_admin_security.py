@@ -1,0 +1,87 @@
+"""The admin: its sign-in is throttled like the app's, its extra pages need the model's view permission."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import pytest
+from django.contrib.auth.models import Permission
+from django.test import Client
+from rest_framework.test import APIClient
+
+pytestmark = pytest.mark.django_db
+
+
+@pytest.fixture
+def staff(django_user_model: Any) -> Any:
+    return django_user_model.objects.create_user(username="staff", password="staff-pass-123", is_staff=True)
+
+
+def admin_sign_in(client: Client, username: str, password: str) -> Any:
+    return client.post("/admin/login/?next=/admin/", {"username": username, "password": password})
+
+
+def test_the_admin_login_is_throttled_per_address_at_the_default_rate(staff: Any) -> None:
+    client = Client()
+    codes = [admin_sign_in(client, "staff", f"guess-{n}").status_code for n in range(10)]
+    refused = admin_sign_in(client, "staff", "staff-pass-123")
+
+    assert codes == [200] * 10
+    assert refused.status_code == 429
+    assert int(refused["Retry-After"]) > 0
+    assert "Too many sign-in attempts" in refused.content.decode()
+    assert "_auth_user_id" not in client.session  # the right password does not get in either
+    assert Client(REMOTE_ADDR="203.0.113.9").post(
+        "/admin/login/?next=/admin/", {"username": "staff", "password": "staff-pass-123"}
+    ).status_code == 302
+
+
+@pytest.fixture
+def three_per_username(settings: Any) -> None:
+    rates = {**settings.REST_FRAMEWORK["DEFAULT_THROTTLE_RATES"], "login_username": "3/hour"}
+    settings.REST_FRAMEWORK = {**settings.REST_FRAMEWORK, "DEFAULT_THROTTLE_RATES": rates}
+
+
+@pytest.mark.usefixtures("three_per_username")
+def test_one_username_has_one_budget_across_addresses_and_sign_in_doors(staff: Any) -> None:
+    APIClient(REMOTE_ADDR="198.51.100.1").post("/api/v1/auth/token/", {"username": "staff", "password": "a"}, format="json")
+    Client(REMOTE_ADDR="198.51.100.2").post("/login/", {"username": "STAFF", "password": "b"})
+    admin_sign_in(Client(REMOTE_ADDR="198.51.100.3"), "staff", "c")
+
+    api = APIClient(REMOTE_ADDR="198.51.100.4").post(
+        "/api/v1/auth/token/", {"username": "staff", "password": "staff-pass-123"}, format="json"
+    )
+    web = Client(REMOTE_ADDR="198.51.100.5").post("/login/", {"username": "staff", "password": "staff-pass-123"})
+    admin = admin_sign_in(Client(REMOTE_ADDR="198.51.100.6"), "staff", "staff-pass-123")
+    other_account = APIClient(REMOTE_ADDR="198.51.100.7").post(
+        "/api/v1/auth/token/", {"username": "someone", "password": "x"}, format="json"
+    )
+
+    assert [api.status_code, web.status_code, admin.status_code] == [429, 429, 429]
+    assert other_account.status_code == 401
+
+
+@pytest.mark.parametrize("page", ["/admin/chat/toolcall/stats/", "/admin/chat/message/skill-usage/"])
+def test_a_staff_user_without_the_view_permission_gets_403_on_the_extra_pages(staff: Any, page: str) -> None:
+    client = Client()
+    client.force_login(staff)
+    assert client.get(page).status_code == 403
+
+
+@pytest.mark.parametrize(
+    ("page", "codename"),
+    [("/admin/chat/toolcall/stats/", "view_toolcall"), ("/admin/chat/message/skill-usage/", "view_message")],
+)
+def test_the_models_view_permission_opens_its_extra_page(staff: Any, page: str, codename: str) -> None:
+    staff.user_permissions.add(Permission.objects.get(codename=codename))
+    client = Client()
+    client.force_login(staff)
+    assert client.get(page).status_code == 200
+
+
+def test_the_skill_preview_needs_the_skill_view_permission(staff: Any) -> None:
+    client = Client()
+    client.force_login(staff)
+    assert client.get("/admin/skills/skill/preview/").status_code == 403
+    staff.user_permissions.add(Permission.objects.get(codename="view_skill"))
+    assert client.get("/admin/skills/skill/preview/").status_code == 200

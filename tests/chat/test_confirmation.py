@@ -1,0 +1,81 @@
+"""The yes/no classifier for pending actions (chat.confirmation): pure, offline, pt/en/es."""
+
+from __future__ import annotations
+
+import pytest
+
+from chat.confirmation import Confirmation, confirmation_intent
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        # Portuguese
+        "sim", "Sim!", "s", "SIM, pode registrar", "sim, adiciona isso", "pode registrar", "pode sim",
+        "manda ver", "confirma", "confirmo", "ok, pode", "claro que sim", "isso, pode anotar", "pode anotar pra mim",
+        "beleza, salva", "bora", "sim sim", "sim, obrigada",
+        # English
+        "yes", "Yes please", "yes, add that", "ok, record it", "go ahead", "sure, save it", "yep", "do it",
+        "ok, go ahead and log it",
+        # Spanish
+        "sí", "sí, agrégalo", "dale", "claro, adelante", "vale, hazlo",
+        # emoji
+        "👍", "✅",
+    ],
+)
+def test_a_yes_accepts(text: str) -> None:
+    assert confirmation_intent(text) == Confirmation("accept")
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "não", "nao", "Não, obrigada", "cancela", "não pode", "deixa pra lá", "esquece", "não precisa",
+        "melhor não", "nem pensar",
+        "no", "nope", "no, don't", "No, don’t do it", "cancel that", "nevermind",
+        "no, no lo hagas", "cancela eso",
+    ],
+)
+def test_a_no_rejects(text: str) -> None:
+    assert confirmation_intent(text) == Confirmation("reject")
+
+
+@pytest.mark.parametrize(
+    ("text", "intent", "rest"),
+    [
+        ("sim, e anota também 30 de uber", "accept", "anota também 30 de uber"),
+        ("sim e anota 30 de uber", "accept", "anota 30 de uber"),
+        ("pode registrar. E quanto gastei esse mês?", "accept", "quanto gastei esse mês?"),
+        ("yes, and also log 20 for lunch", "accept", "also log 20 for lunch"),
+        ("sí, y apunta 10 de café", "accept", "apunta 10 de café"),
+        ("não, e me lembra de pagar a luz amanhã", "reject", "me lembra de pagar a luz amanhã"),
+    ],
+)
+def test_an_answer_and_a_new_request_confirms_then_goes_on(text: str, intent: str, rest: str) -> None:
+    assert confirmation_intent(text) == Confirmation(intent, rest)  # type: ignore[arg-type]
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "",
+        "obrigada",
+        "Gastei 50 reais no mercado",
+        "no mercado",  # Portuguese "no" = "in the"
+        "não sei",  # unsure, not a no
+        "no idea",
+        "ok, vou pensar",
+        "sim não",  # a firm yes and a firm no
+        # A yes that goes on without "and" may correct or question the proposal: nothing runs.
+        "sim, mas foram 60 reais",
+        "sim, mas quanto gastei?",
+        "sim, foram 60",
+        "yes but make it 60",
+        "sim, quanto gastei?",
+        "e aí?",
+        "ok " * 10,
+        "sim " * 9,
+    ],
+)
+def test_anything_else_is_not_an_answer(text: str) -> None:
+    assert confirmation_intent(text) is None

@@ -1,0 +1,148 @@
+"""The per-reply event log, on both implementations: in-process and Redis Streams."""
+
+from __future__ import annotations
+
+import asyncio
+import os
+import threading
+import time
+import uuid
+from collections.abc import Iterator
+from typing import Any
+
+import pytest
+import redis
+
+from chat.events import EventLog, MemoryEventLog, RedisEventLog
+
+REDIS_URL = os.environ.get("CI_REDIS_URL", "redis://127.0.0.1:6379/14")
+
+
+class Clock:
+    def __init__(self) -> None:
+        self.now = 1000.0
+
+    def __call__(self) -> float:
+        return self.now
+
+
+@pytest.fixture(params=["memory", pytest.param("redis", marks=pytest.mark.worker)])
+def make_log(request: pytest.FixtureRequest) -> Iterator[Any]:
+    """A factory of logs of one kind: make_log(cap=..., ttl=...)."""
+    made: list[RedisEventLog] = []
+
+    def make(*, cap: int = 1000, ttl: int = 3600) -> EventLog:
+        if request.param == "memory":
+            return MemoryEventLog(cap=cap, ttl=ttl)
+        log = RedisEventLog(REDIS_URL, cap=cap, ttl=ttl, running_ttl=ttl + 150, prefix=f"test-events-{uuid.uuid4().hex}:")
+        made.append(log)
+        return log
+
+    yield make
+    for log in made:
+        client = redis.Redis.from_url(REDIS_URL)
+        for key in client.scan_iter(f"{log.prefix}*"):
+            client.delete(key)
+
+
+def test_events_come_back_in_order_with_increasing_ids(make_log: Any) -> None:
+    log = make_log()
+    ids = [log.append(7, "delta", {"text": word}) for word in ["um ", "dois ", "três"]]
+
+    events = log.read(7)
+
+    assert [e.data["text"] for e in events] == ["um ", "dois ", "três"]
+    assert [e.id for e in events] == ids
+    assert [tuple(map(int, i.split("-"))) for i in ids] == sorted(tuple(map(int, i.split("-"))) for i in ids)
+    assert log.read(8) == []  # another reply's log is its own
+
+
+def test_a_reader_resumes_after_an_id(make_log: Any) -> None:
+    log = make_log()
+    first = log.append(7, "status", {"status": "running"})
+    log.append(7, "delta", {"text": "Olá"})
+    log.append(7, "delta", {"text": ", Ana"})
+
+    assert [e.data for e in log.read(7, after=first)] == [{"text": "Olá"}, {"text": ", Ana"}]
+    assert log.contains(7, first)
+    assert not log.contains(7, "1-0")
+    assert not log.contains(8, first)
+
+
+def test_the_final_event_is_written_exactly_once(make_log: Any) -> None:
+    log = make_log()
+    log.append(7, "delta", {"text": "Olá"})
+
+    assert log.append(7, "done", {"id": 7, "status": "done"}) is not None
+    assert log.append(7, "cancelled", {"id": 7, "status": "cancelled"}) is None
+    assert log.append(7, "delta", {"text": "late"}) is None
+
+    types = [e.type for e in log.read(7)]
+    assert types == ["delta", "done"]
+
+
+def test_the_log_keeps_about_its_cap_of_newest_events(make_log: Any) -> None:
+    log = make_log(cap=100)
+    for number in range(1000):
+        log.append(7, "delta", {"text": str(number)})
+
+    events = log.read(7)
+
+    # Redis trims approximately (whole internal nodes), never below the cap.
+    assert 100 <= len(events) < 300
+    assert events[-1].data == {"text": "999"}
+
+
+def test_the_log_of_an_ended_reply_expires(make_log: Any, request: pytest.FixtureRequest) -> None:
+    if isinstance(make_log(), MemoryEventLog):
+        clock = Clock()
+        log: EventLog = MemoryEventLog(cap=100, ttl=60, clock=clock)
+        log.append(7, "done", {"status": "done"})
+        clock.now += 59
+        assert log.exists(7)
+        clock.now += 2
+        assert not log.exists(7) and log.read(7) == []
+        return
+    log = make_log(ttl=1)
+    log.append(7, "delta", {"text": "Olá"})
+    assert isinstance(log, RedisEventLog)
+    client = redis.Redis.from_url(REDIS_URL)
+    assert client.ttl(log.key(7)) > 100  # a running reply's log outlives the task's time limit
+    log.append(7, "done", {"status": "done"})
+    assert 0 < client.ttl(log.key(7)) <= 1
+    time.sleep(1.3)
+    assert not log.exists(7)
+
+
+def test_a_waiting_reader_gets_events_appended_by_another_thread(make_log: Any) -> None:
+    log = make_log()
+    first = log.append(7, "status", {"status": "running"})
+
+    def later() -> None:
+        time.sleep(0.2)
+        log.append(7, "delta", {"text": "Olá"})
+
+    writer = threading.Thread(target=later)
+    writer.start()
+    started = time.monotonic()
+    events = asyncio.run(log.wait(7, first, timeout=5))
+    writer.join()
+
+    assert [e.data for e in events] == [{"text": "Olá"}]
+    assert time.monotonic() - started < 3
+
+
+def test_a_wait_with_nothing_new_times_out_empty(make_log: Any) -> None:
+    log = make_log()
+    first = log.append(7, "status", {"status": "running"})
+
+    assert asyncio.run(log.wait(7, first, timeout=0.2)) == []
+
+
+def test_a_cleared_log_starts_again(make_log: Any) -> None:
+    log = make_log()
+    log.append(7, "failed", {"status": "failed"})
+    log.clear(7)
+
+    assert not log.exists(7)
+    assert log.append(7, "status", {"status": "running"}) is not None

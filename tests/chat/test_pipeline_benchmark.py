@@ -1,0 +1,31 @@
+"""``manage.py benchmark --section pipeline``: its figures come from a real run (issue 17)."""
+
+from __future__ import annotations
+
+import json
+from io import StringIO
+
+import pytest
+from django.core.management import call_command
+
+from chat.models import Conversation, Message
+
+
+@pytest.mark.usefixtures("shipped_skills")
+def test_the_pipeline_section_measures_ratios_queries_and_sizes_and_leaves_no_rows() -> None:
+    out = StringIO()
+    call_command("benchmark", "--json", "--section", "pipeline", "--runs", "1", "--posts", "2", stdout=out)
+    figures = json.loads(out.getvalue())["pipeline"]
+
+    assert figures["runs"] == 1
+    for name in ("short_ratio", "paste_ratio", "web_cpu_ms", "worker_cpu_ms", "bare_cpu_ms"):
+        assert figures[name]["min"] <= figures[name]["median"] <= figures[name]["max"]
+        assert figures[name]["median"] > 0
+    # Flat in the history's length, within the issue's goals.
+    assert len(set(figures["queries"]["post"].values())) == 1
+    assert len(set(figures["queries"]["reply"].values())) == 1
+    assert max(figures["queries"]["post"].values()) <= 8
+    assert max(figures["queries"]["reply"].values()) <= 15  # with the streamed batches and the final event
+    assert figures["first_page_kb"] < 100 < figures["pasted_kb"]
+    assert figures["prompt_bytes_per_reply"]["median"] < 2_000
+    assert not Conversation.objects.exists() and not Message.objects.exists()  # rolled back

@@ -1,0 +1,121 @@
+from __future__ import annotations
+
+import litellm
+import pytest
+
+from lifeassistant import llm
+
+
+def test_the_offline_model_says_it_is_offline_and_shows_the_pipeline():
+    response = llm.completion(
+        [{"role": "system", "content": "s"}, {"role": "user", "content": "Gastei 50 reais"}],
+        tools=[{"type": "function", "function": {"name": "create_expense", "parameters": {"type": "object"}}}],
+        temperature=0.3,
+        note=llm.PipelineNote(skills=("finance",), reason="trigger"),
+    )
+    text = response.choices[0].message.content
+    assert "No language model is configured" in text
+    assert "Skills: finance (trigger)" in text
+    assert "Tools offered: create_expense" in text
+    assert "Temperature: 0.3" in text
+    assert response.usage.prompt_tokens > 0
+
+
+def test_the_offline_model_is_deterministic():
+    messages = [{"role": "user", "content": "oi"}]
+    assert llm.completion(messages).choices[0].message.content == llm.completion(messages).choices[0].message.content
+
+
+def test_it_retries_transient_errors_then_fails_clearly(settings, monkeypatch):
+    settings.LLM_RETRY_BACKOFF_SECONDS = 0
+    settings.LLM_MAX_RETRIES = 2
+    calls = []
+
+    def outage(**kwargs):
+        calls.append(kwargs)
+        raise litellm.exceptions.ServiceUnavailableError("down", llm_provider="openai", model="x")
+
+    monkeypatch.setattr(litellm, "completion", outage)
+    with pytest.raises(llm.LLMError, match="unavailable .* after 3 attempts"):
+        llm.completion([{"role": "user", "content": "oi"}])
+    assert len(calls) == 3
+
+
+def test_it_does_not_retry_a_refused_request(settings, monkeypatch):
+    calls = []
+
+    def refused(**kwargs):
+        calls.append(kwargs)
+        raise litellm.exceptions.BadRequestError("bad", llm_provider="openai", model="x")
+
+    monkeypatch.setattr(litellm, "completion", refused)
+    with pytest.raises(llm.LLMError, match="refused"):
+        llm.completion([{"role": "user", "content": "oi"}])
+    assert len(calls) == 1
+
+
+def test_unknown_models_use_the_configured_context_window(settings):
+    settings.LLM_MODEL = "openai/some-private-model"
+    settings.LLM_MAX_INPUT_TOKENS = 32_000
+    assert llm.max_input_tokens() == 32_000
+    settings.LLM_MODEL = "gpt-4o-mini"
+    assert llm.max_input_tokens() == 128_000
+
+
+def test_it_counts_tool_definitions_in_tokens():
+    messages = [{"role": "system", "content": "hello"}]
+    tool = {"type": "function", "function": {"name": "x", "description": "a long description " * 10, "parameters": {"type": "object", "properties": {}}}}
+    assert llm.count_tokens(messages=messages, tools=[tool]) > llm.count_tokens(messages=messages) + 20
+
+
+def test_the_task_time_limit_is_not_retried_as_a_connection_error(settings, monkeypatch):
+    from celery.exceptions import SoftTimeLimitExceeded
+
+    settings.LLM_RETRY_BACKOFF_SECONDS = 0
+    calls = []
+
+    def interrupted(**kwargs):
+        calls.append(kwargs)
+        try:
+            raise SoftTimeLimitExceeded()
+        except SoftTimeLimitExceeded as limit:
+            raise litellm.exceptions.APIConnectionError("wrapped", llm_provider="openai", model="x") from limit
+
+    monkeypatch.setattr(litellm, "completion", interrupted)
+    with pytest.raises(SoftTimeLimitExceeded):
+        llm.completion([{"role": "user", "content": "oi"}])
+    assert len(calls) == 1
+
+
+def test_the_sdk_sends_a_plain_request_exactly_as_its_type_walk_would():
+    import openai
+    from openai._utils import transform
+    from openai.resources.chat.completions import completions
+    from openai.types.chat.completion_create_params import CompletionCreateParamsNonStreaming
+
+    llm.litellm_module()
+    body = {
+        "model": "gpt-4o-mini",
+        "messages": [
+            {"role": "system", "content": "Você é um assistente."},
+            {"role": "user", "content": "Gastei 50 reais"},
+            {"role": "assistant", "content": None, "tool_calls": [
+                {"id": "c1", "type": "function", "function": {"name": "create_expense", "arguments": "{\"amount\": 50}"}}
+            ]},
+            {"role": "tool", "tool_call_id": "c1", "content": "{\"ok\": true}"},
+        ],
+        "tools": [{"type": "function", "function": {
+            "name": "create_expense", "description": "d",
+            "parameters": {"type": "object", "properties": {"amount": {"type": "number"}}, "required": ["amount"]},
+        }}],
+        "temperature": 0.3,
+        "metadata": {"skills": "finance"},
+        "max_tokens": openai.omit,
+        "top_p": openai.NOT_GIVEN,
+    }
+    assert completions.maybe_transform(body, CompletionCreateParamsNonStreaming) == transform(
+        body, CompletionCreateParamsNonStreaming
+    )
+    # Anything but plain JSON still takes the SDK's walk (here a tuple becomes a list).
+    odd = {**body, "stop": ("a", "b")}
+    assert completions.maybe_transform(odd, CompletionCreateParamsNonStreaming)["stop"] == ["a", "b"]

@@ -1,0 +1,190 @@
+"""The shipped skills (skills/definitions) route real messages as seed 004 §5 and §6.2 say.
+
+Each rule has cases that must fire and, next to them, the false positives its guard
+keeps away. Detection is the pure pipeline (matcher, then decide): no model call.
+"""
+
+from datetime import datetime, timezone
+from pathlib import Path
+
+import pytest
+
+from skills.inertia import EMPTY_STATE, Decision, InertiaState, decide, topic_cue
+from skills.matching import compile_matcher
+from skills.skillmd import read_skill_dir
+
+DEFINITIONS = Path(__file__).resolve().parents[2] / "skills" / "definitions"
+SKILLS = tuple(parsed.definition for _, parsed in read_skill_dir(DEFINITIONS) if parsed.definition)
+MATCHER = compile_matcher(SKILLS)
+NOW = datetime(2025, 3, 1, tzinfo=timezone.utc)
+CHRISTIAN = {"christian_perspective": True}
+
+
+def decide_text(text: str, state: InertiaState = EMPTY_STATE, preferences: dict[str, bool] | None = None) -> Decision:
+    return decide(
+        SKILLS, MATCHER.match(text), state, now=NOW, preferences=preferences or {}, cue=topic_cue(text)
+    )
+
+
+def route(text: str, preferences: dict[str, bool] | None = None) -> set[str]:
+    return {skill.name for skill in decide_text(text, preferences=preferences).active}
+
+
+def test_every_shipped_pattern_is_valid():
+    assert len(SKILLS) == 7
+    assert MATCHER.skipped_patterns == ()
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "não aguento mais",
+        "Não aguento mais essa rotina",
+        "tô no limite",
+        "Estou no limite, sério",
+        "I can't take this anymore",
+        "I cant do this anymore",
+        "Ando me sentindo vazia por dentro",
+        "Parece que nada do que eu faço dá certo",
+        "Tô sem forças pra nada",
+        "I feel like I'm falling apart",
+        "Me sinto um fracasso",
+        "ninguém se importa comigo",
+        "tô na bad hoje",
+        "I've been feeling really down lately",
+        "tô pensando em largar tudo",
+        "Estou em dúvida se aceito a proposta",
+        "quero sumir",
+        "Tô muito cansada de tudo",
+        "I'm so tired of everything",
+        "Hoje foi um dia horrível",
+    ],
+)
+def test_an_emotional_message_without_a_domain_word_reaches_the_counselor(text):
+    assert route(text) == {"counselor"}
+
+
+def test_despair_over_the_bills_reaches_the_counselor_and_finance():
+    assert route("estou desesperada com as contas") == {"counselor", "finance"}
+
+
+@pytest.mark.parametrize(
+    ("text", "expected"),
+    [
+        # Seed 004 §5.4 and §6.2: losing sleep over debts is financial stress.
+        ("estou com insônia por causa das dívidas", {"counselor", "finance", "health"}),
+        ("Estou perdendo o sono porque não consigo pagar as parcelas", {"counselor", "finance", "health"}),
+        ("I can't sleep because of my credit card debt", {"counselor", "finance", "health"}),
+        ("Estou estressado por causa das dívidas", {"counselor", "finance", "health"}),
+        # Work against family: the conflict joins the two domains.
+        ("Não consigo conciliar o trabalho com a família", {"counselor", "professional", "relationships"}),
+        ("Meu trabalho está atrapalhando meu casamento", {"counselor", "professional", "relationships"}),
+        ("Decidi pedir demissão", {"counselor", "professional"}),
+        ("Estou devendo no cartão e não durmo direito", {"counselor", "finance", "health"}),
+        ("Money problems are ruining my marriage", {"counselor", "finance", "relationships"}),
+        ("O que você acha: devo investir minha reserva?", {"counselor", "finance"}),
+    ],
+)
+def test_compound_patterns_add_the_skill_the_combination_calls_for(text, expected):
+    assert route(text) == expected
+
+
+@pytest.mark.parametrize(
+    ("text", "expected"),
+    [
+        # The same domains without the causal link or the conflict stay as they are.
+        ("Comprei remédio pra dor de cabeça, 40 reais", {"finance", "health"}),
+        ("O trabalho está me deixando sem dormir", {"health", "professional"}),
+        ("Dormi 8 horas e paguei a fatura", {"finance", "health"}),
+        ("Vou levar a família no almoço da empresa", {"professional", "relationships"}),
+        ("Decidi ir ao mercado mais cedo", {"general"}),
+        ("O que você acha desse filme?", {"general"}),
+    ],
+)
+def test_compound_patterns_need_every_part(text, expected):
+    assert route(text) == expected
+
+
+@pytest.mark.parametrize(
+    ("text", "expected"),
+    [
+        ("Decidi que vou mudar de cidade", {"counselor"}),
+        ("O que você acha de eu voltar a estudar?", {"counselor"}),
+        ("Ganhei um aumento!", {"professional"}),
+        ("Vou pedir aumento semana que vem", {"professional"}),
+        ("Saiu minha promoção a coordenadora", {"professional"}),
+        ("Tenho comido muita comida industrializada", {"health"}),
+        ("Preciso comer melhor", {"health"}),
+        ("Meu negócio está crescendo", {"professional"}),
+        ("Quero abrir um negócio de doces", {"professional"}),
+        ("Sinto que perdi meu propósito", {"spiritual"}),
+    ],
+)
+def test_the_seeds_triggers_fire_again(text, expected):
+    assert route(text, CHRISTIAN) == expected
+
+
+@pytest.mark.parametrize(
+    ("text", "expected"),
+    [
+        ("decidi ir ao mercado", {"general"}),
+        ("O que você acha do novo filme da Marvel?", {"general"}),
+        ("Tive um aumento de peso depois das férias", {"health"}),
+        ("O aumento do aluguel veio alto", {"finance"}),
+        ("Minha renda aumentou esse mês", {"finance"}),
+        ("Comprei o tênis na promoção", {"finance"}),
+        ("Tá em promoção no mercado", {"finance"}),
+        ("Gastei 80 reais com comida no fim de semana", {"finance"}),
+        ("Vamos comer fora hoje?", {"general"}),
+        ("Que negócio é esse?", {"general"}),
+        ("Esse negócio não funciona", {"general"}),
+        ("Estou pensando em empreender no ramo de alimentação", {"professional"}),
+        ("Deixei a porta aberta de propósito", {"general"}),
+        ("A propósito, que horas são?", {"general"}),
+        ("Meu Deus, que calor!", {"general"}),
+        ("Graças a Deus deu tudo certo", {"general"}),
+        ("Muito obrigado pela ajuda", {"general"}),
+        ("Realmente, faz sentido", {"general"}),
+        ("Esse país tem muitas praias bonitas", {"general"}),
+        ("Adoro a paisagem de São Paulo", {"general"}),
+        ("Does this app work offline?", {"general"}),
+        ("Meu time ganhou ontem!", {"general"}),
+        ("Estou muito cansada hoje", {"health"}),
+        ("I feel guilty for not spending time with my kids", {"counselor", "relationships"}),
+    ],
+)
+def test_the_restored_triggers_keep_their_false_positives_away(text, expected):
+    assert route(text, CHRISTIAN) == expected
+
+
+@pytest.mark.parametrize(
+    ("text", "expected"),
+    [
+        ("Anota que o Pedro é alérgico a camarão", {"relationships"}),
+        ("Lembra que a Carla faz aniversário sábado", {"relationships"}),
+        ("Meu chefe me humilhou na frente de todos e não paro de chorar", {"counselor", "professional"}),
+        ("My boss wants the report by Friday", {"professional"}),
+        ("O que você sabe sobre a Ana, minha colega?", {"relationships"}),
+        ("How much did I spend this month?", {"finance"}),
+        ("Comi muita besteira no fim de semana", {"health"}),
+        ("Quero montar uma loja online", {"professional"}),
+    ],
+)
+def test_people_work_money_and_food_in_their_everyday_wording(text, expected):
+    assert route(text) == expected
+
+
+def test_a_spiritual_message_still_needs_the_users_preference():
+    assert route("Quero me aproximar mais de Deus") == {"general"}
+    assert route("Quero me aproximar mais de Deus", CHRISTIAN) == {"spiritual"}
+
+
+def test_a_conversation_combines_debts_with_the_feelings_and_the_sleep_they_cost():
+    first = decide_text("Minhas dívidas do cartão passaram de 20 mil")
+    second = decide_text("estou desesperada", first.state)
+    third = decide_text("e por causa disso não consigo dormir", second.state)
+    fourth = decide_text("Mudando de assunto: corri 5 km hoje", third.state)
+    assert [skill.name for skill in first.active] == ["finance"]
+    assert ([skill.name for skill in second.active], second.reason) == (["counselor", "finance"], "combined")
+    assert ([skill.name for skill in third.active], third.reason) == (["counselor", "finance", "health"], "combined")
+    assert ([skill.name for skill in fourth.active], fourth.reason) == (["health"], "trigger")
