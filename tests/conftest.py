@@ -8,9 +8,24 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+from django.db.backends.signals import connection_created
 
 REPO = Path(__file__).resolve().parent.parent
 SHARED = REPO.parent / "shared"
+
+
+def _sqlite_readers_take_no_table_locks(sender: Any, connection: Any, **kwargs: Any) -> None:
+    """On SQLite the test database lives in memory with a shared cache, so that threads
+    (the live server, the embedded reply pool) see one database. In that mode a reader
+    holds a table lock and a concurrent writer gets "database table is locked" at once,
+    where a file database would wait. Readers that take no locks make the test database
+    behave like the file database the embedded defaults use."""
+    if connection.vendor == "sqlite" and connection.is_in_memory_db():
+        with connection.cursor() as cursor:
+            cursor.execute("PRAGMA read_uncommitted = 1")
+
+
+connection_created.connect(_sqlite_readers_take_no_table_locks)
 
 
 @pytest.fixture(autouse=True)
