@@ -98,38 +98,55 @@ def submit_message(
         content, user=user, conversation=conversation, profile=profile, catalog=catalog, accept_language=accept_language
     )
     routed = route_before_lock(understood, conversation=conversation, profile=profile)
-    def store() -> tuple[Message, Message]:
-        with transaction.atomic():
-            # Locking the conversation serialises its messages, so the skill-inertia state
-            # is read and written atomically (lock order: conversation, then actions).
-            locked = lock_conversation(conversation.pk)
-            previous_skills = list(locked.active_skills or [])
-            listed = conversation_documents(locked)
-            plan = detect_and_compose(understood, conversation=locked, profile=profile, routed=routed, listed=listed)
-            user_message, attached = persist_user_message(locked, content=content, understood=understood, listed=listed)
-            system_prompt = system_prompt_for(
-                plan,
-                understood,
-                conversation=locked,
-                profile=profile,
-                catalog=catalog,
-                previous_skills=previous_skills,
-                listed=[*listed, *infos_of(attached)],
-            )
-            assistant_message = persist_reply(locked, user_message, plan=plan, system_prompt=system_prompt, understood=understood)
-            if understood.needs_model:
-                # "sim" / "não" answers the actions the last reply proposed; the model sees the outcome.
-                if apply_confirmation(conversation=locked, text=content, user=user, reply=assistant_message):
-                    forget_relations(assistant_message)  # the outcomes are tool calls of the new reply
-            save_conversation_state(locked, plan, understood=understood, content=content)
-            if understood.needs_model:
-                dispatch_reply(assistant_message)
-        return user_message, assistant_message
-
     # A deadlock or serialization failure rolls the whole transaction back: once more.
-    user_message, assistant_message = retry_once_on_conflict(store)
+    user_message, assistant_message = retry_once_on_conflict(
+        lambda: store_turn(
+            understood, user=user, conversation=conversation, profile=profile, catalog=catalog, routed=routed, content=content
+        )
+    )
     follow_language(profile, understood.analysis.language)
     return Submission(user_message, assistant_message)
+
+
+def store_turn(
+    understood: Understood,
+    *,
+    user: User,
+    conversation: Conversation,
+    profile: Profile,
+    catalog: Catalog,
+    routed: str | None,
+    content: str,
+) -> tuple[Message, Message]:
+    """Steps 3–7 in one transaction: route with inertia, store the message and its
+    documents, build the system prompt, store the pending reply, apply a typed
+    confirmation, save the inertia state and queue the reply after commit."""
+    with transaction.atomic():
+        # Locking the conversation serialises its messages, so the skill-inertia state
+        # is read and written atomically (lock order: conversation, then actions).
+        locked = lock_conversation(conversation.pk)
+        previous_skills = list(locked.active_skills or [])
+        listed = conversation_documents(locked)
+        plan = detect_and_compose(understood, conversation=locked, profile=profile, routed=routed, listed=listed)
+        user_message, attached = persist_user_message(locked, content=content, understood=understood, listed=listed)
+        system_prompt = system_prompt_for(
+            plan,
+            understood,
+            conversation=locked,
+            profile=profile,
+            catalog=catalog,
+            previous_skills=previous_skills,
+            listed=[*listed, *infos_of(attached)],
+        )
+        assistant_message = persist_reply(locked, user_message, plan=plan, system_prompt=system_prompt, understood=understood)
+        if understood.needs_model:
+            # "sim" / "não" answers the actions the last reply proposed; the model sees the outcome.
+            if apply_confirmation(conversation=locked, text=content, user=user, reply=assistant_message):
+                forget_relations(assistant_message)  # the outcomes are tool calls of the new reply
+        save_conversation_state(locked, plan, understood=understood, content=content)
+        if understood.needs_model:
+            dispatch_reply(assistant_message)
+    return user_message, assistant_message
 
 
 def profile_for(user: User, conversation: Conversation) -> Profile:
