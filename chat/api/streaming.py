@@ -54,7 +54,7 @@ def _open(request: HttpRequest, pk: int) -> Opening:
     try:
         return _check(request, pk)
     finally:
-        connection.close()  # nothing of the database is held while the stream waits
+        _release_connection()  # nothing of the database is held while the stream waits
 
 
 def _check(request: HttpRequest, pk: int) -> Opening:
@@ -116,9 +116,18 @@ async def _stream(log: EventLog, pk: int, after: str | None) -> AsyncIterator[st
 
 def _end_from_database(pk: int) -> None:
     try:
-        close_old_connections()
+        if not connection.in_atomic_block:
+            close_old_connections()
         publish_final(pk)
     finally:
+        _release_connection()
+
+
+def _release_connection() -> None:
+    """Close this thread's database connection. A connection inside an atomic block
+    belongs to an enclosing transaction (a test's, when the view runs on the test's
+    thread), which closing would break: that one is left to its owner."""
+    if not connection.in_atomic_block:
         connection.close()
 
 
