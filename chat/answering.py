@@ -12,7 +12,7 @@ from django.conf import settings
 from django.db.models import Q
 from django.utils import timezone
 
-from lifeassistant import llm
+from lifeassistant import llm, tokens
 from .light_context_store import remember_round
 from .limits import bounded
 from .actions import is_proposal, propose, replayed_proposal, withdraw_for_failed_reply, withdraw_for_stopped_reply
@@ -177,7 +177,7 @@ def build_llm_messages(message: Message) -> list[dict[str, Any]]:
     The history's budget is the model's input window minus the reserved output, the
     tool schemas, the system prompt and this message, less a safety margin
     (``history_budget``); whole turns are replayed newest first (``chat.history``).
-    Token counts are estimates (``llm.count_tokens``): the margin covers their error.
+    Token counts are estimates (``tokens.count_tokens``): the margin covers their error.
     """
     user_message = message.reply_to
     history = list(
@@ -208,7 +208,7 @@ def build_llm_messages(message: Message) -> list[dict[str, Any]]:
     replayed = fit_history(
         group_turns([_replay(past, actions) for past in history], [past.role for past in history]),
         budget_tokens=history_budget(system + current, _offered_tools(message)),
-        count=lambda turn: llm.count_tokens(messages=turn),
+        count=lambda turn: tokens.count_tokens(messages=turn),
         opening=opening,
         opening_shown=opening_shown,
     )
@@ -219,7 +219,7 @@ def history_budget(fixed: list[dict[str, Any]], tools: list[dict[str, Any]]) -> 
     """Tokens left for the history once the reply, the tools and ``fixed`` have their share."""
     window = llm.max_input_tokens()
     margin = int(window * settings.HISTORY_SAFETY_MARGIN)
-    taken = settings.LLM_MAX_OUTPUT_TOKENS + llm.count_tokens(messages=fixed, tools=tools or None)
+    taken = settings.LLM_MAX_OUTPUT_TOKENS + tokens.count_tokens(messages=fixed, tools=tools or None)
     return max(window - margin - taken, 0)
 
 

@@ -15,7 +15,7 @@ from typing import TYPE_CHECKING, Any
 from django.conf import settings
 from django.db.models import Case, IntegerField, QuerySet, Value, When
 
-from lifeassistant import llm
+from lifeassistant import llm, tokens
 
 from .analysis import Analysis, analyze
 from .extraction import ContextItem
@@ -48,7 +48,7 @@ def analyze_message(raw: str, *, previous_language: str | None) -> Analysis:
     language = detect_language(raw, previous=previous_language or None)
     analysis = analyze(
         raw,
-        token_count=llm.count_tokens(messages=[{"role": "user", "content": raw}]),
+        token_count=tokens.count_tokens(messages=[{"role": "user", "content": raw}]),
         max_input_tokens=llm.max_input_tokens(),
         call_model=None if llm.is_offline() else _call_analyzer,
         detected_language=language,

@@ -7,7 +7,7 @@ and no network.
 
 litellm is imported on the first model call, never at module import: importing it
 costs seconds and ~190 MiB, and the web process does not need it (tokens are
-estimated here, context windows read from litellm's bundled JSON). The Celery worker
+estimated in ``tokens.py``, context windows read from litellm's bundled JSON). The Celery worker
 imports it once at start-up (``lifeassistant.celery``), before its pool forks.
 """
 
@@ -17,7 +17,6 @@ import functools
 import importlib.util
 import json
 import logging
-import math
 import time
 from collections.abc import Iterator
 from dataclasses import dataclass
@@ -34,11 +33,6 @@ if TYPE_CHECKING:
 logger = logging.getLogger(__name__)
 
 OFFLINE_PROVIDER = "offline"
-# An OpenAI-style tokenizer averages ~3.2 UTF-8 bytes per token on Portuguese and
-# English prose (o200k_base on the shipped skill prompts: 2.9–3.3), a little more on JSON.
-BYTES_PER_TOKEN = 3.2
-# Per message: role and separators, as the OpenAI chat format counts them.
-TOKENS_PER_MESSAGE = 4
 
 
 class LLMError(Exception):
@@ -66,9 +60,9 @@ def litellm_module() -> ModuleType:
     # Llama-family names would otherwise download a Hugging Face tokenizer (and stall offline).
     litellm.disable_hf_tokenizer_download = True
     litellm.suppress_debug_info = True
-    from .offline_model import register_offline_provider
+    from .offline_model import register_offline_provider  # needs litellm: imported with it
 
-    register_offline_provider(litellm)
+    register_offline_provider(litellm, OFFLINE_PROVIDER)
     skip_the_sdk_type_walk_for_plain_requests()
     return litellm
 
@@ -279,28 +273,6 @@ def _reraise_time_limit(exc: BaseException) -> None:
         if isinstance(cause, SoftTimeLimitExceeded):
             raise cause
         cause = cause.__cause__ or cause.__context__
-
-
-def estimate_text_tokens(text: str) -> int:
-    """Tokens of ``text`` for an OpenAI-style tokenizer, estimated from its UTF-8 size."""
-    return math.ceil(len(text.encode("utf-8")) / BYTES_PER_TOKEN) if text else 0
-
-
-def count_tokens(*, messages: list[dict[str, Any]], tools: list[dict[str, Any]] | None = None) -> int:
-    """Tokens of ``messages`` plus tool definitions, estimated without a tokenizer.
-
-    Used for the 10% extraction threshold and the skills ledger, where a few percent do
-    not matter; a real tokenizer would cost the web process 45–70 MiB and ~1 ms a call.
-    The provider's exact usage is recorded per reply.
-    """
-    total = 3  # the reply's priming, as the OpenAI chat format counts it
-    for message in messages:
-        content = message.get("content")
-        text = content if isinstance(content, str) else json.dumps(content, ensure_ascii=False) if content else ""
-        total += TOKENS_PER_MESSAGE + estimate_text_tokens(text)
-    if tools:
-        total += estimate_text_tokens(json.dumps(tools, ensure_ascii=False, separators=(",", ":")))
-    return total
 
 
 def max_input_tokens() -> int:

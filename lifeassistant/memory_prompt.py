@@ -18,7 +18,7 @@ from dataclasses import dataclass
 from datetime import datetime
 from typing import Any
 
-from .llm import estimate_text_tokens
+from .tokens import estimate_text_tokens
 
 DEFAULT_BUDGET_TOKENS = 600
 # Longer items are cut: one long note must not crowd out the rest of what is known.

@@ -15,7 +15,7 @@ from django.utils.translation import gettext as _
 from litellm import CustomLLM, ModelResponse
 from litellm.types.utils import GenericStreamingChunk
 
-from .llm import OFFLINE_PROVIDER, count_tokens, estimate_text_tokens
+from .tokens import count_tokens, estimate_text_tokens
 
 
 class OfflineLLM(CustomLLM):
@@ -91,12 +91,12 @@ def _shorten(text: str, limit: int) -> str:
     return text if len(text) <= limit else text[: limit - 1] + "…"
 
 
-def register_offline_provider(litellm: Any) -> None:
-    """Register the offline provider with ``litellm`` (the module; idempotent)."""
-    if not any(entry.get("provider") == OFFLINE_PROVIDER for entry in litellm.custom_provider_map):
+def register_offline_provider(litellm: Any, provider: str) -> None:
+    """Register the offline model with ``litellm`` (the module) as ``provider`` (idempotent)."""
+    if not any(entry.get("provider") == provider for entry in litellm.custom_provider_map):
         litellm.custom_provider_map = [
             *litellm.custom_provider_map,
-            {"provider": OFFLINE_PROVIDER, "custom_handler": OfflineLLM()},
+            {"provider": provider, "custom_handler": OfflineLLM()},
         ]
         # litellm builds its provider table from the map when it is set through this hook.
         litellm.utils.custom_llm_setup()

@@ -13,8 +13,7 @@ from django.db.models import QuerySet
 from django.http import HttpRequest, HttpResponse
 from django.shortcuts import get_object_or_404
 from django.template.response import TemplateResponse
-from django.urls import path, reverse
-from django.utils import timezone
+from django.urls import path
 
 from lifeassistant.admin_pages import model_page
 

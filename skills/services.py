@@ -20,7 +20,7 @@ from django.core.cache import cache
 from django.utils import timezone
 
 from lifeassistant.cache import CACHE_ERRORS, log_cache_fault
-from lifeassistant.llm import count_tokens
+from lifeassistant.tokens import count_tokens
 from lifeassistant.tools import REGISTRY
 
 from .arguments import render_arguments

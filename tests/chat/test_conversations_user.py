@@ -148,7 +148,7 @@ def test_a_2000_message_conversation_answers_with_a_bounded_prompt(
     api: Any, user: Any, conversation: dict[str, Any], scripted_llm: Any, say: Any, settings: Any
 ) -> None:
     from chat.models import Conversation, Message, ToolCall
-    from lifeassistant.llm import count_tokens
+    from lifeassistant.tokens import count_tokens
 
     settings.LLM_MAX_INPUT_TOKENS = 8_000
     row = Conversation.objects.get(pk=conversation["id"])

@@ -3,7 +3,7 @@ from __future__ import annotations
 import litellm
 import pytest
 
-from lifeassistant import llm
+from lifeassistant import llm, tokens
 
 
 def test_the_offline_model_says_it_is_offline_and_shows_the_pipeline():
@@ -65,7 +65,7 @@ def test_unknown_models_use_the_configured_context_window(settings):
 def test_it_counts_tool_definitions_in_tokens():
     messages = [{"role": "system", "content": "hello"}]
     tool = {"type": "function", "function": {"name": "x", "description": "a long description " * 10, "parameters": {"type": "object", "properties": {}}}}
-    assert llm.count_tokens(messages=messages, tools=[tool]) > llm.count_tokens(messages=messages) + 20
+    assert tokens.count_tokens(messages=messages, tools=[tool]) > tokens.count_tokens(messages=messages) + 20
 
 
 def test_the_task_time_limit_is_not_retried_as_a_connection_error(settings, monkeypatch):

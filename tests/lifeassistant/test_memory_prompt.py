@@ -5,7 +5,7 @@ from __future__ import annotations
 import json
 from datetime import datetime, timedelta, timezone
 
-from lifeassistant.llm import estimate_text_tokens
+from lifeassistant.tokens import estimate_text_tokens
 from lifeassistant.memory_prompt import HEADING, MAX_ITEM_CHARS, MemoryItem, render_memory_section, select_items
 
 T0 = datetime(2026, 1, 1, tzinfo=timezone.utc)

@@ -24,7 +24,8 @@ from chat import light_context
 from chat.pipeline_bench import measure_pipeline, render_pipeline
 from chat.streaming_bench import measure_streaming, render_streaming
 from chat.history import fit_history, group_turns
-from lifeassistant.llm import count_tokens, litellm_module
+from lifeassistant.llm import litellm_module
+from lifeassistant.tokens import count_tokens
 from lifeassistant.tools import REGISTRY
 from skills.bench import DEFINITIONS_DIR, benchmark_detection
 from skills.composition import BASE_PROMPT, compose, compose_monolithic, domain_catalog
@@ -116,7 +117,7 @@ def tokens_section(options: dict[str, Any]) -> Figures:
 
     Uses the SHIPPED skills read from skills/definitions (not database rows), so the
     figures do not depend on what staff edited and need no database; tools come from
-    lifeassistant.tools.REGISTRY and tokens from lifeassistant.llm.count_tokens (litellm's counter).
+    lifeassistant.tools.REGISTRY and tokens from lifeassistant.tokens.count_tokens (an estimate).
     Each scenario is the first message of a conversation, for a user with no preferences;
     as in the spine, the monolithic setup holds every tool and the prompt extensions of the
     skills that user may use (so not the preference-gated spiritual skill).
