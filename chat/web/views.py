@@ -32,6 +32,20 @@ class ChatView(LoginRequiredMixin, TemplateView):
         return context
 
 
+@method_decorator(ensure_csrf_cookie, name="dispatch")
+class PreferencesView(LoginRequiredMixin, TemplateView):
+    """The user's preferences: language, skills and memory; ``preferences.js`` edits them
+    through ``/api/v1/me/``, ``/api/v1/skills/`` and ``/api/v1/memory/``."""
+
+    template_name = "chat/preferences.html"
+
+    def get_context_data(self, **kwargs: Any) -> dict[str, Any]:
+        context = super().get_context_data(**kwargs)
+        context["api_root"] = api_root()
+        context["app_root"] = reverse("chat-home")
+        return context
+
+
 def api_root() -> str:
     """The REST API prefix (``/api/v1/``), derived from the routes so a mount change follows."""
     return reverse("conversation-list").removesuffix("conversations/")

@@ -1,21 +1,29 @@
 // The web chat: a thin client of the REST API (/api/v1/), the same one the mobile app uses.
+// Replies stream over Server-Sent Events (/api/v1/messages/{id}/events/); polling is the
+// fallback when the live log is unavailable.
 // Safety rule for this file: text from users or the model goes into the page only through
-// textContent or attribute setters, never through innerHTML.
+// textContent or attribute setters; the one exception is content_html, which the server
+// renders from markdown and sanitizes (no raw HTML, no script URLs, no images).
 "use strict";
 
 (() => {
   const root = document.getElementById("app");
   if (!root) return;
+  const { api, resultsOf, el, button, formatSize, formatTime, copyText } = window.LA;
+  const gettext = window.gettext;
 
   const API = root.dataset.apiRoot;
   const APP = root.dataset.appRoot;
   const POLL_FIRST_MS = 500;
   const POLL_MAX_MS = 2000;
+  const TOUCH = window.matchMedia("(pointer: coarse)").matches;
+  const FINAL = new Set(["done", "failed", "cancelled"]);
   const $ = (id) => document.getElementById(id);
   const els = {
     sidebar: $("sidebar"),
     sidebarToggle: $("sidebar-toggle"),
     list: $("conversation-list"),
+    search: $("conversation-search"),
     moreConversations: $("more-conversations"),
     main: $("main"),
     alert: $("alert"),
@@ -30,6 +38,8 @@
     composer: $("composer"),
     input: $("composer-input"),
     send: $("send-button"),
+    stop: $("stop-button"),
+    hint: $("composer-hint"),
     commandList: $("command-list"),
     announcer: $("announcer"),
     dialog: $("document-dialog"),
@@ -37,9 +47,13 @@
   const state = {
     conversations: [],
     conversationsNext: null,
+    searching: "",
     current: null, // the open conversation
     olderNext: null, // cursor URL of older messages
     polls: new Map(), // assistant message id -> timeout id
+    streams: new Map(), // assistant message id -> {source, text}
+    messages: new Map(), // message id -> the message's JSON as last received
+    actions: new Map(), // action id -> action (the open conversation's, refreshed after each reply)
     generation: 0, // bumped on every conversation switch; stale responses are dropped
     commands: [],
     commandMatches: [],
@@ -48,88 +62,62 @@
     sending: false,
   };
 
-  // ---------------------------------------------------------------- HTTP
+  // Tool progress in plain words; a tool not listed here gets the generic phrase.
+  const TOOL_PHRASES = {
+    create_expense: gettext("Recording the expense…"),
+    get_finance_summary: gettext("Adding up your finances…"),
+    get_pending_bills: gettext("Checking your bills…"),
+    mark_bill_paid: gettext("Marking the bill as paid…"),
+    get_debt_progress: gettext("Checking your debts…"),
+    add_knowledge: gettext("Saving a note…"),
+    search_knowledge: gettext("Searching your notes…"),
+    get_person: gettext("Looking up the person…"),
+    update_person: gettext("Updating the person's details…"),
+    record_metric: gettext("Recording the measurement…"),
+    update_metric: gettext("Updating the measurement…"),
+    delete_metric: gettext("Deleting the measurement…"),
+    get_tracking_history: gettext("Reading your history…"),
+    analyze_context: gettext("Analysing your data…"),
+    conversation_context: gettext("Recalling the conversation…"),
+  };
 
-  class ApiError extends Error {
-    constructor(message, status, network = false) {
-      super(message);
-      this.status = status;
-      this.network = network;
-    }
+  function toolPhrase(name) {
+    return TOOL_PHRASES[name] || gettext("Working on it…");
   }
 
-  function csrfToken() {
-    const input = document.querySelector("input[name=csrfmiddlewaretoken]");
-    return input ? input.value : "";
+  // ---------------------------------------------------------------- drafts
+
+  // The unsent text of each conversation survives a reload and an expired session.
+  function draftKey(id) {
+    return `draft:${id}`;
   }
 
-  function uuid() {
-    if (crypto.randomUUID) return crypto.randomUUID(); // secure contexts only
-    const bytes = crypto.getRandomValues(new Uint8Array(16));
-    bytes[6] = (bytes[6] & 0x0f) | 0x40;
-    bytes[8] = (bytes[8] & 0x3f) | 0x80;
-    const hex = Array.from(bytes, (b) => b.toString(16).padStart(2, "0")).join("");
-    return `${hex.slice(0, 8)}-${hex.slice(8, 12)}-${hex.slice(12, 16)}-${hex.slice(16, 20)}-${hex.slice(20)}`;
-  }
-
-  async function api(path, { method = "GET", body, headers = {} } = {}) {
-    const url = /^(https?:)?\//.test(path) ? path : API + path;
-    const init = { method, credentials: "same-origin", headers: { Accept: "application/json", ...headers } };
-    if (method !== "GET") init.headers["X-CSRFToken"] = csrfToken();
-    if (body !== undefined) {
-      init.headers["Content-Type"] = "application/json";
-      init.body = JSON.stringify(body);
-    }
-    let response;
+  function saveDraft() {
+    if (!state.current) return;
     try {
-      response = await fetch(url, init);
+      if (els.input.value) localStorage.setItem(draftKey(state.current.id), els.input.value);
+      else localStorage.removeItem(draftKey(state.current.id));
     } catch (err) {
-      throw new ApiError("Network error: check your connection and try again.", 0, true);
+      // Storage full or disabled: the draft lives only in the page.
     }
-    if (response.status === 401) {
-      window.location.assign(`${root.dataset.loginUrl}?next=${encodeURIComponent(window.location.pathname)}`);
-      throw new ApiError("Your session has ended. Please sign in again.", 401);
+  }
+
+  function restoreDraft(id) {
+    try {
+      els.input.value = localStorage.getItem(draftKey(id)) || "";
+    } catch (err) {
+      els.input.value = "";
     }
-    if (response.status === 204) return null;
-    const data = await response.json().catch(() => null);
-    if (!response.ok) throw new ApiError(errorText(response, data), response.status);
-    return data;
   }
 
-  function errorText(response, data) {
-    if (response.status === 429) {
-      const wait = Number.parseInt(response.headers.get("Retry-After") || "", 10);
-      return Number.isFinite(wait) ? `Too many messages, retry in ${wait} s.` : "Too many messages, retry shortly.";
-    }
-    if (data && typeof data.detail === "string" && data.detail) return data.detail;
-    return `The server could not do that (HTTP ${response.status}).`;
-  }
+  window.LA.onSignIn(saveDraft);
 
-  function resultsOf(page) {
-    return Array.isArray(page) ? page : (page && page.results) || [];
-  }
-
-  // ---------------------------------------------------------------- small DOM helpers
-
-  function el(tag, { className, text, attrs } = {}, children = []) {
-    const node = document.createElement(tag);
-    if (className) node.className = className;
-    if (text !== undefined && text !== null) node.textContent = String(text);
-    for (const [name, value] of Object.entries(attrs || {})) node.setAttribute(name, value);
-    for (const child of children) if (child) node.append(child);
-    return node;
-  }
-
-  function button(label, onClick, className = "button small") {
-    const node = el("button", { className, text: label, attrs: { type: "button" } });
-    node.addEventListener("click", onClick);
-    return node;
-  }
+  // ---------------------------------------------------------------- small helpers
 
   function showAlert(text) {
     els.alert.replaceChildren(
       el("span", { text }),
-      button("Dismiss", clearAlert, "button ghost small"),
+      button(gettext("Dismiss"), clearAlert, "button ghost small"),
     );
     els.alert.hidden = false;
   }
@@ -147,18 +135,6 @@
   function shorten(text, limit) {
     const flat = String(text || "").replace(/\s+/g, " ").trim();
     return flat.length <= limit ? flat : `${flat.slice(0, limit - 1)}…`;
-  }
-
-  function formatTime(iso) {
-    if (!iso) return "";
-    const date = new Date(iso);
-    return Number.isNaN(date.getTime()) ? "" : date.toLocaleString([], { dateStyle: "short", timeStyle: "short" });
-  }
-
-  function formatSize(bytes) {
-    if (!Number.isFinite(bytes)) return "";
-    if (bytes < 1024) return `${bytes} B`;
-    return bytes < 1024 * 1024 ? `${(bytes / 1024).toFixed(1)} KB` : `${(bytes / 1048576).toFixed(1)} MB`;
   }
 
   function isNearBottom() {
@@ -181,17 +157,25 @@
     return match ? Number(match[1]) : null;
   }
 
+  function untitled() {
+    return gettext("New conversation");
+  }
+
   function renderConversationList() {
     els.list.replaceChildren(...state.conversations.map(renderConversationItem));
+    if (!state.conversations.length && state.searching) {
+      els.list.append(el("li", { className: "muted small", text: gettext("No conversation matches.") }));
+    }
     els.moreConversations.hidden = !state.conversationsNext;
   }
 
   function renderConversationItem(conversation) {
     const link = el("a", {
       className: "conversation-link",
-      text: conversation.title || "New conversation",
-      attrs: { href: conversationUrl(conversation.id) },
+      text: conversation.title || untitled(),
+      attrs: { href: conversationUrl(conversation.id), "data-testid": "conversation" },
     });
+    if (conversation.match) link.append(el("span", { className: "match muted small", text: conversation.match }));
     if (state.current && state.current.id === conversation.id) link.setAttribute("aria-current", "page");
     link.addEventListener("click", (event) => {
       if (event.metaKey || event.ctrlKey || event.shiftKey || event.button !== 0) return;
@@ -201,18 +185,31 @@
     return el("li", { attrs: { "data-id": conversation.id } }, [link]);
   }
 
-  async function loadConversations(url = "conversations/") {
-    const page = await api(url);
+  async function loadConversations(url) {
+    const first = !url;
+    const query = state.searching;
+    const page = await api(url || (query ? `conversations/?search=${encodeURIComponent(query)}` : "conversations/"));
+    if (query !== state.searching) return; // a newer search is under way
+    if (first) state.conversations = [];
     const known = new Set(state.conversations.map((c) => c.id));
     state.conversations.push(...resultsOf(page).filter((c) => !known.has(c.id)));
     state.conversationsNext = page && page.next;
     renderConversationList();
   }
 
+  let searchTimer = null;
+  function onSearchInput() {
+    window.clearTimeout(searchTimer);
+    searchTimer = window.setTimeout(() => {
+      state.searching = els.search.value.trim();
+      loadConversations().catch((err) => showAlert(err.message));
+    }, 250);
+  }
+
   function rememberConversation(conversation) {
     const index = state.conversations.findIndex((c) => c.id === conversation.id);
     if (index >= 0) state.conversations[index] = conversation;
-    else state.conversations.unshift(conversation);
+    else if (!state.searching) state.conversations.unshift(conversation);
     if (state.current && state.current.id === conversation.id) {
       state.current = conversation;
       renderConversationHeader();
@@ -260,13 +257,14 @@
 
   async function deleteConversation() {
     const conversation = state.current;
-    if (!window.confirm(`Delete “${conversation.title || "New conversation"}”? This cannot be undone.`)) return;
+    const question = interpolate(gettext("Delete “%s”? This cannot be undone."), [conversation.title || untitled()]);
+    if (!window.confirm(question)) return;
     try {
       await api(`conversations/${conversation.id}/`, { method: "DELETE" });
       state.conversations = state.conversations.filter((c) => c.id !== conversation.id);
       renderConversationList();
       closeConversation({ push: true });
-      announce("Conversation deleted.");
+      announce(gettext("Conversation deleted."));
     } catch (err) {
       showAlert(err.message);
     }
@@ -274,15 +272,21 @@
 
   // ---------------------------------------------------------------- opening a conversation
 
-  function stopPolling() {
+  function stopWatching() {
     for (const timer of state.polls.values()) window.clearTimeout(timer);
     state.polls.clear();
+    for (const live of state.streams.values()) live.source.close();
+    state.streams.clear();
+    updateStop();
   }
 
   function closeConversation({ push }) {
+    saveDraft();
     state.generation += 1;
-    stopPolling();
+    stopWatching();
     state.current = null;
+    state.messages.clear();
+    state.actions.clear();
     els.view.hidden = true;
     els.empty.hidden = false;
     document.title = "Life Assistant";
@@ -291,37 +295,45 @@
   }
 
   function renderConversationHeader() {
-    els.title.textContent = state.current.title || "New conversation";
-    document.title = `${state.current.title || "New conversation"} · Life Assistant`;
+    els.title.textContent = state.current.title || untitled();
+    document.title = `${state.current.title || untitled()} · Life Assistant`;
   }
 
   async function openConversation(id, { push }) {
+    saveDraft();
     const generation = ++state.generation;
-    stopPolling();
+    stopWatching();
     clearAlert();
     endRename();
     setSidebarOpen(false);
     if (push) window.history.pushState({ id }, "", conversationUrl(id));
     try {
-      const conversation = await api(`conversations/${id}/`);
-      const page = await api(`conversations/${id}/messages/?page_size=50`);
+      const [conversation, page, actions] = await Promise.all([
+        api(`conversations/${id}/`),
+        api(`conversations/${id}/messages/?page_size=50`),
+        api(`conversations/${id}/actions/`).catch(() => []),
+      ]);
       if (generation !== state.generation) return;
       state.current = conversation;
       state.olderNext = page.next;
+      rememberActions(actions);
       renderConversationHeader();
+      restoreDraft(id);
+      state.messages.clear();
       els.messages.replaceChildren();
       resultsOf(page).reverse().forEach((message) => upsertMessage(message));
       els.older.hidden = !state.olderNext;
       els.empty.hidden = true;
       els.view.hidden = false;
       renderConversationList();
+      markLastTurn();
       scrollToBottom();
       resultsOf(page).forEach(watchIfUnsettled);
-      if (push) els.input.focus();
+      if (push && !TOUCH) els.input.focus();
     } catch (err) {
       if (generation !== state.generation) return;
       closeConversation({ push: false });
-      showAlert(err.status === 404 ? "That conversation does not exist (or was deleted)." : err.message);
+      showAlert(err.status === 404 ? gettext("That conversation does not exist (or was deleted).") : err.message);
     }
   }
 
@@ -344,136 +356,460 @@
   // ---------------------------------------------------------------- messages
 
   function isSettled(message) {
-    return message.status === "done" || message.status === "failed";
+    return FINAL.has(message.status);
+  }
+
+  function messageNode(id) {
+    return els.messages.querySelector(`li[data-id="${Number(id)}"]`);
   }
 
   function upsertMessage(message, { prepend = false } = {}) {
+    state.messages.set(message.id, message);
     const node = renderMessage(message);
-    const existing = els.messages.querySelector(`li[data-id="${Number(message.id)}"]`);
+    const existing = messageNode(message.id);
     if (existing) existing.replaceWith(node);
     else if (prepend) els.messages.prepend(node);
     else els.messages.append(node);
+    clampTall(node);
+    markLastTurn();
   }
 
   function renderMessage(message) {
     const mine = message.role === "user";
     const item = el("li", {
       className: `message ${mine ? "from-user" : "from-assistant"} status-${message.status}`,
-      attrs: { "data-id": message.id, "data-status": message.status, "data-role": message.role },
+      attrs: {
+        "data-id": message.id, "data-status": message.status, "data-role": message.role, "data-testid": "message",
+      },
     });
     const meta = el("div", { className: "message-meta" }, [
-      el("span", { className: "author", text: mine ? "You" : "Assistant" }),
+      el("span", { className: "author", text: mine ? gettext("You") : gettext("Assistant") }),
       el("time", { text: formatTime(message.created_at), attrs: { datetime: message.created_at || "" } }),
     ]);
     item.append(meta);
     if (!mine) meta.append(renderSkillBadges(message.active_skills));
     item.append(mine ? renderUserBody(message) : renderAssistantBody(message));
+    item.append(el("div", { className: "message-tools" }));
     if (!isSettled(message)) item.setAttribute("aria-busy", "true");
     return item;
   }
 
   function renderSkillBadges(skills) {
-    const list = el("ul", { className: "badges", attrs: { "aria-label": "Active skills" } });
+    const list = el("ul", { className: "badges", attrs: { "aria-label": gettext("Active skills") } });
     for (const name of skills || []) list.append(el("li", { className: "badge", text: name }));
     return list;
   }
 
   function renderUserBody(message) {
-    const text = el("p", { className: "content", text: message.content });
+    const documents = message.documents || [];
+    // Bulky pasted data became documents: the bubble shows the short intent, the data is attached.
+    const short = documents.length && message.intent;
+    const shown = short ? message.intent.replace(/\[see [^\]\n]+\]/g, "").trim() : message.content;
+    const text = el("p", { className: "content", text: shown });
     const body = el("div", { className: "bubble" }, [text]);
-    if (message.content_truncated) {
+    if (message.content_truncated && !short) {
       // Lists carry a preview of a long message; the whole text is one request away.
-      const more = button("Show the whole message", async () => {
+      const more = button(gettext("Show the whole message"), async () => {
         try {
           text.textContent = (await api(`messages/${message.id}/`)).content;
           more.remove();
+          clampTall(body.closest("li"));
         } catch (err) {
           showAlert(err.message);
         }
       }, "button small show-whole");
       body.append(more);
     }
-    const documents = message.documents || [];
     if (documents.length) {
-      const list = el("ul", { className: "attachments", attrs: { "aria-label": "Attachments" } });
-      for (const doc of documents) {
-        const label = `${doc.title || doc.file_name || "Document"}${doc.size_bytes ? ` (${formatSize(doc.size_bytes)})` : ""}`;
-        list.append(el("li", {}, [button(label, () => openDocument(doc), "attachment")]));
-      }
+      const list = el("ul", { className: "attachments", attrs: { "aria-label": gettext("Attachments") } });
+      for (const doc of documents) list.append(renderAttachment(doc));
       body.append(list);
     }
     return body;
   }
 
+  function renderAttachment(doc) {
+    const name = doc.title || doc.file_name || gettext("Document");
+    const summary = el("summary", {}, [
+      el("span", { className: "attachment-name", text: name }),
+      el("span", { className: "attachment-size", text: doc.size_bytes ? formatSize(doc.size_bytes) : "" }),
+    ]);
+    const details = el("details", { className: "attachment", attrs: { "data-testid": "attachment" } }, [summary]);
+    const preview = doc.preview || doc.summary; // summary: the API before previews existed
+    if (preview) details.append(el("pre", { className: "attachment-preview", text: preview }));
+    details.append(button(gettext("Show all"), () => openDocument(doc), "button small", { "data-testid": "show-all" }));
+    return el("li", {}, [details]);
+  }
+
+  // A failed reply says what happened in words, never the internal error text.
+  function failureText(message) {
+    const error = String(message.error || "").toLowerCase();
+    if (error.includes("timed out") || error.includes("timeout")) return gettext("The assistant did not answer in time.");
+    if (error.includes("unavailable") || error.includes("connection")) {
+      return gettext("The assistant is unavailable right now.");
+    }
+    return gettext("The assistant could not answer this time.");
+  }
+
   function renderAssistantBody(message) {
     const body = el("div", { className: "bubble" });
     if (message.status === "pending" || message.status === "running") {
-      body.append(el("p", { className: "pending", text: message.status === "running" ? "Thinking…" : "Waiting for the assistant…" }));
+      const text = el("div", { className: "message-body content streaming", attrs: { "data-testid": "message-body" } });
+      if (message.content) text.textContent = message.content;
+      const progress = el("p", {
+        className: "pending", text: message.status === "running" ? gettext("Thinking…") : gettext("Waiting for the assistant…"),
+        attrs: { "data-testid": "tool-progress", role: "status" },
+      });
+      body.append(text, progress);
       return body;
     }
     if (message.status === "failed") {
       body.append(
-        el("p", { className: "error", text: message.error || "The assistant could not answer." }),
-        button("Retry", () => retryReply(message.id), "button small retry"),
+        el("p", { className: "error", text: failureText(message) }),
+        button(gettext("Retry"), () => retryReply(message.id), "button small retry", { "data-testid": "retry" }),
       );
       return body;
     }
-    body.append(el("p", { className: "content", text: message.content }));
-    const actions = message.pending_actions || [];
+    body.append(renderReplyText(message));
+    if (message.status === "cancelled") body.append(el("p", { className: "muted small stopped", text: gettext("Stopped.") }));
+    const actions = actionsOf(message);
     if (actions.length) body.append(renderPendingActions(message, actions));
     return body;
   }
 
-  function renderPendingActions(message, actions) {
-    const list = el("ul", { className: "pending-actions", attrs: { "aria-label": "Actions awaiting your decision" } });
-    for (const action of actions) {
-      const item = el("li", { className: `pending-action action-${action.status}`, attrs: { "data-action-id": action.id } }, [
-        el("p", { className: "action-summary", text: action.summary || action.tool }),
-        el("p", { className: "muted small", text: actionStatusText(action) }),
-      ]);
-      if (action.status === "pending") {
-        item.append(el("div", { className: "action-buttons" }, [
-          button("Confirm", () => decideAction(message.id, action.id, "accept"), "button small primary"),
-          button("Reject", () => decideAction(message.id, action.id, "reject"), "button small"),
-        ]));
+  function renderReplyText(message) {
+    const text = el("div", { className: "message-body", attrs: { "data-testid": "message-body" } });
+    if (typeof message.content_html === "string" && message.content_html) {
+      text.classList.add("markdown");
+      // Sanitized on the server (markdown-it-py + nh3); see the safety rule at the top.
+      text.innerHTML = message.content_html;
+      for (const pre of text.querySelectorAll("pre")) {
+        const copy = button(gettext("Copy code"), () => copyText(pre.textContent, copy), "button small copy-code", {
+          "data-testid": "copy-code",
+        });
+        pre.before(el("div", { className: "code-tools" }, [copy]));
       }
-      list.append(item);
+      for (const table of text.querySelectorAll("table")) {
+        const wrap = el("div", { className: "table-scroll", attrs: { tabindex: "0" } });
+        table.replaceWith(wrap);
+        wrap.append(table);
+      }
+    } else {
+      text.classList.add("content");
+      text.textContent = message.content || "";
     }
+    return text;
+  }
+
+  // Bubbles taller than the screen fold, with a button to unfold them.
+  function clampTall(item) {
+    if (!item || item.querySelector("[data-testid=show-more]")) return;
+    const bubble = item.querySelector(".bubble");
+    if (!bubble || bubble.scrollHeight <= window.innerHeight * 0.9) return;
+    bubble.classList.add("clamped");
+    const more = button(gettext("Show more"), () => {
+      const open = bubble.classList.toggle("clamped");
+      more.textContent = open ? gettext("Show more") : gettext("Show less");
+      more.setAttribute("aria-expanded", String(!open));
+    }, "button small show-more", { "data-testid": "show-more", "aria-expanded": "false" });
+    bubble.after(more);
+  }
+
+  // Copy / regenerate on the last reply, edit on the last user message, copy on every reply.
+  function markLastTurn() {
+    const items = [...els.messages.children];
+    const lastReply = items.filter((n) => n.dataset.role === "assistant").pop();
+    const lastUser = items.filter((n) => n.dataset.role === "user").pop();
+    const busy = Boolean(lastReply && !FINAL.has(lastReply.dataset.status));
+    for (const item of items) {
+      const tools = item.querySelector(".message-tools");
+      if (!tools) continue;
+      const id = Number(item.dataset.id);
+      const buttons = [];
+      if (item.dataset.role === "assistant" && item.dataset.status === "done") {
+        buttons.push(button(gettext("Copy"), (event) => copyReply(id, event.currentTarget), "button ghost small", {
+          "data-testid": "copy-reply",
+        }));
+      }
+      if (item === lastReply && FINAL.has(item.dataset.status)) {
+        buttons.push(button(gettext("Regenerate"), () => regenerate(id), "button ghost small", {
+          "data-testid": "regenerate",
+        }));
+      }
+      if (item === lastUser && !busy) {
+        buttons.push(button(gettext("Edit"), () => startEdit(item), "button ghost small", { "data-testid": "edit-message" }));
+      }
+      tools.replaceChildren(...buttons);
+    }
+  }
+
+  async function copyReply(id, node) {
+    try {
+      const message = await api(`messages/${id}/`);
+      await copyText(message.content, node);
+    } catch (err) {
+      showAlert(err.message);
+    }
+  }
+
+  function startEdit(item) {
+    const body = item.querySelector(".bubble");
+    if (!body || item.querySelector(".edit-form")) return;
+    const id = Number(item.dataset.id);
+    const area = el("textarea", { attrs: { rows: "3", "aria-label": gettext("Edit your message") } });
+    const form = el("form", { className: "edit-form" }, [
+      area,
+      el("div", { className: "edit-buttons" }, [
+        el("button", { className: "button small primary", text: gettext("Send"), attrs: { type: "submit" } }),
+        button(gettext("Cancel"), () => { form.remove(); body.hidden = false; }, "button ghost small"),
+      ]),
+    ]);
+    body.hidden = true;
+    body.after(form);
+    area.focus();
+    api(`messages/${id}/`).then((message) => { area.value = message.content; }).catch((err) => showAlert(err.message));
+    form.addEventListener("submit", async (event) => {
+      event.preventDefault();
+      const content = area.value;
+      if (!content.trim()) return;
+      try {
+        acceptSubmission(await api(`messages/${id}/edit/`, { method: "POST", body: { content } }), { replace: id });
+      } catch (err) {
+        showAlert(err.message);
+      }
+    });
+  }
+
+  async function regenerate(id) {
+    clearAlert();
+    try {
+      acceptSubmission(await api(`messages/${id}/regenerate/`, { method: "POST" }), { replace: id });
+    } catch (err) {
+      showAlert(err.message);
+    }
+  }
+
+  // A 202 from posting, editing or regenerating: the old turn (if any) leaves the thread.
+  function acceptSubmission(result, { replace } = {}) {
+    if (replace) {
+      const old = messageNode(replace);
+      if (old) {
+        // Editing replaces the user message and its reply; regenerating only the reply.
+        const next = old.nextElementSibling;
+        if (old.dataset.role === "user" && next && next.dataset.role === "assistant") next.remove();
+        if (result.user_message && Number(result.user_message.id) !== replace) old.remove();
+        else if (old.dataset.role === "assistant") old.remove();
+      }
+    }
+    if (result.user_message) upsertMessage(result.user_message);
+    if (result.assistant_message) {
+      upsertMessage(result.assistant_message);
+      watchReply(result.assistant_message.id);
+    }
+    scrollToBottom();
+  }
+
+  // ---------------------------------------------------------------- pending action cards
+
+  function rememberActions(actions) {
+    state.actions.clear();
+    for (const action of resultsOf(actions)) state.actions.set(action.id, action);
+  }
+
+  // A reply's actions: those in its JSON, updated by the conversation's action list, which
+  // also knows about decisions made by typing "sim" / "não" in a later message.
+  function actionsOf(message) {
+    const byId = new Map((message.pending_actions || []).map((a) => [a.id, a]));
+    for (const action of state.actions.values()) if (action.message === message.id) byId.set(action.id, action);
+    return [...byId.values()].map((a) => state.actions.get(a.id) || a).sort((a, b) => a.id - b.id);
+  }
+
+  async function refreshActions() {
+    if (!state.current) return;
+    const generation = state.generation;
+    try {
+      const actions = await api(`conversations/${state.current.id}/actions/`);
+      if (generation !== state.generation) return;
+      rememberActions(actions);
+      const touched = new Set(resultsOf(actions).map((a) => a.message));
+      for (const card of els.messages.querySelectorAll("[data-testid=action-card]")) touched.add(Number(card.dataset.messageId));
+      for (const id of touched) {
+        const message = state.messages.get(id);
+        if (message && isSettled(message)) upsertMessage(message);
+      }
+    } catch (err) {
+      // Cards keep their last state; the next reply refreshes them again.
+    }
+  }
+
+  function renderPendingActions(message, actions) {
+    const list = el("ul", { className: "pending-actions", attrs: { "aria-label": gettext("Actions awaiting your decision") } });
+    for (const action of actions) list.append(renderActionCard(message.id, action));
     return list;
   }
 
-  function actionStatusText(action) {
-    const labels = { pending: "Awaiting your confirmation", executed: "Done", failed: "Failed", rejected: "Rejected", expired: "Expired" };
-    const text = labels[action.status] || action.status;
-    return action.status === "pending" && action.expires_at ? `${text} · expires ${formatTime(action.expires_at)}` : text;
+  function cardStatus(action) {
+    // "executed" is what the API calls an accepted action that ran.
+    return action.status === "executed" ? "accepted" : action.status;
   }
 
-  // ---------------------------------------------------------------- waiting for replies
+  function renderActionCard(messageId, action) {
+    const item = el("li", {
+      className: `pending-action action-${action.status}`,
+      attrs: {
+        "data-action-id": action.id, "data-message-id": messageId, "data-testid": "action-card", "data-status": cardStatus(action),
+      },
+    }, [
+      el("p", { className: "action-summary", text: action.summary || action.tool }),
+      el("p", { className: "muted small", text: actionStatusText(action) }),
+    ]);
+    if (action.status === "pending") {
+      item.append(el("div", { className: "action-buttons" }, [
+        button(gettext("Confirm"), () => decideAction(messageId, action.id, "accept"), "button small primary", {
+          "data-testid": "action-accept",
+        }),
+        button(gettext("Reject"), () => decideAction(messageId, action.id, "reject"), "button small", {
+          "data-testid": "action-reject",
+        }),
+      ]));
+    }
+    return item;
+  }
+
+  function actionStatusText(action) {
+    const labels = {
+      pending: gettext("Awaiting your confirmation"),
+      executed: gettext("Done"),
+      accepted: gettext("Done"),
+      failed: gettext("Failed"),
+      rejected: gettext("Rejected"),
+      expired: gettext("Expired"),
+    };
+    const text = labels[action.status] || action.status;
+    return action.status === "pending" && action.expires_at
+      ? interpolate(gettext("%(status)s · expires %(time)s"), { status: text, time: formatTime(action.expires_at) }, true)
+      : text;
+  }
+
+  async function decideAction(messageId, actionId, verb) {
+    clearAlert();
+    try {
+      const decided = await api(`actions/${actionId}/${verb}/`, { method: "POST" });
+      if (decided && decided.id === actionId) state.actions.set(actionId, { ...state.actions.get(actionId), ...decided });
+      announce(verb === "accept" ? gettext("Action confirmed.") : gettext("Action rejected."));
+    } catch (err) {
+      showAlert(err.message);
+    }
+    try {
+      upsertMessage(await api(`messages/${messageId}/`));
+    } catch (err) {
+      // The message view refreshes on the next load; the alert above already says what failed.
+    }
+    refreshActions();
+  }
+
+  // ---------------------------------------------------------------- following replies
 
   function watchIfUnsettled(message) {
     if (message.role === "assistant" && !isSettled(message)) watchReply(message.id);
   }
 
   function watchReply(id) {
+    if (state.streams.has(id) || state.polls.has(id)) return;
+    if (!window.EventSource) {
+      pollReply(id);
+      return;
+    }
+    const generation = state.generation;
+    const source = new EventSource(`${API}messages/${id}/events/`);
+    const live = { source, text: "" };
+    state.streams.set(id, live);
+    updateStop();
+    const current = () => generation === state.generation && state.streams.get(id) === live;
+    const data = (event) => {
+      try {
+        return JSON.parse(event.data);
+      } catch (err) {
+        return {};
+      }
+    };
+    source.addEventListener("delta", (event) => {
+      if (!current()) return;
+      live.text += data(event).text || "";
+      showStreamingText(id, live.text);
+      setProgress(id, null);
+    });
+    source.addEventListener("status", (event) => {
+      if (!current()) return;
+      const payload = data(event);
+      if (payload.restarted) live.text = ""; // the reply started over
+      const node = messageNode(id);
+      if (node && payload.status) node.dataset.status = payload.status;
+      if (payload.status === "running" && !live.text) setProgress(id, gettext("Thinking…"));
+    });
+    source.addEventListener("tool_started", (event) => {
+      if (current()) setProgress(id, toolPhrase(data(event).name));
+    });
+    source.addEventListener("tool_finished", () => {
+      if (current()) setProgress(id, gettext("Thinking…"));
+    });
+    for (const type of FINAL) {
+      source.addEventListener(type, (event) => {
+        source.close();
+        if (!current()) return;
+        state.streams.delete(id);
+        replyEnded(data(event));
+      });
+    }
+    source.addEventListener("error", (event) => {
+      if (!current()) return;
+      // A server "error" event (the live log is down) or a connection the browser gave up on:
+      // poll instead. While the browser is reconnecting by itself (with Last-Event-ID), wait.
+      if (event.data !== undefined || source.readyState === EventSource.CLOSED) {
+        source.close();
+        state.streams.delete(id);
+        pollReply(id);
+      }
+    });
+  }
+
+  function showStreamingText(id, text) {
+    const node = messageNode(id);
+    const body = node && node.querySelector(".streaming");
+    if (!body) return;
+    const follow = isNearBottom();
+    body.textContent = text;
+    if (follow) scrollToBottom();
+  }
+
+  function setProgress(id, text) {
+    const node = messageNode(id);
+    const progress = node && node.querySelector("[data-testid=tool-progress]");
+    if (!progress) return;
+    progress.hidden = !text;
+    if (text) progress.textContent = text;
+  }
+
+  function pollReply(id) {
     if (state.polls.has(id)) return;
     const generation = state.generation;
     let delay = POLL_FIRST_MS;
+    updateStop();
     const tick = async () => {
       if (generation !== state.generation) return;
       try {
         const message = await api(`messages/${id}/`);
         if (generation !== state.generation) return;
-        const follow = isNearBottom();
-        upsertMessage(message);
-        if (follow) scrollToBottom();
         if (isSettled(message)) {
           state.polls.delete(id);
-          announceReply(message);
+          replyEnded(message);
           return;
         }
+        showStreamingText(id, message.content || "");
       } catch (err) {
         if (err.status === 404) {
           state.polls.delete(id);
+          updateStop();
           return;
         }
       }
@@ -483,9 +819,49 @@
     state.polls.set(id, window.setTimeout(tick, delay));
   }
 
+  function replyEnded(message) {
+    const follow = isNearBottom();
+    upsertMessage(message);
+    if (follow) scrollToBottom();
+    updateStop();
+    announceReply(message);
+    refreshActions();
+    const conversation = state.current;
+    // The first reply names the conversation: show the new title in the header and the list.
+    if (conversation && message.status === "done" && !conversation.title) refreshConversation(conversation.id);
+  }
+
   function announceReply(message) {
-    if (message.status === "failed") announce(`The reply failed: ${message.error || "unknown error"}. A Retry button is available.`);
-    else announce(`Assistant replied: ${shorten(message.content, 300)}`);
+    if (message.status === "failed") announce(`${failureText(message)} ${gettext("A Retry button is available.")}`);
+    else if (message.status === "cancelled") announce(gettext("The reply was stopped."));
+    else announce(interpolate(gettext("Assistant replied: %s"), [shorten(message.content, 300)]));
+  }
+
+  // The reply being written, if any: Stop and Esc act on it.
+  function activeReply() {
+    const ids = [...state.streams.keys(), ...state.polls.keys()];
+    return ids.length ? ids[ids.length - 1] : null;
+  }
+
+  function updateStop() {
+    els.stop.hidden = activeReply() === null;
+  }
+
+  async function stopReply() {
+    const id = activeReply();
+    if (id === null) return;
+    try {
+      const message = await api(`messages/${id}/cancel/`, { method: "POST" });
+      // The stream delivers "cancelled"; without one (polling) the answer is the final state.
+      if (message && isSettled(message) && !state.streams.has(id)) {
+        window.clearTimeout(state.polls.get(id));
+        state.polls.delete(id);
+        replyEnded(message);
+      }
+      announce(gettext("Stopping the reply."));
+    } catch (err) {
+      showAlert(err.message);
+    }
   }
 
   async function retryReply(id) {
@@ -493,24 +869,9 @@
     try {
       upsertMessage(await api(`messages/${id}/retry/`, { method: "POST" }));
       watchReply(id);
-      announce("Retrying the reply.");
+      announce(gettext("Retrying the reply."));
     } catch (err) {
       showAlert(err.message);
-    }
-  }
-
-  async function decideAction(messageId, actionId, verb) {
-    clearAlert();
-    try {
-      await api(`actions/${actionId}/${verb}/`, { method: "POST" });
-      announce(verb === "accept" ? "Action confirmed." : "Action rejected.");
-    } catch (err) {
-      showAlert(err.message);
-    }
-    try {
-      upsertMessage(await api(`messages/${messageId}/`));
-    } catch (err) {
-      // The message view refreshes on the next load; the alert above already says what failed.
     }
   }
 
@@ -518,7 +879,7 @@
     clearAlert();
     try {
       const full = await api(`documents/${doc.id}/`);
-      $("document-title").textContent = full.title || full.file_name || doc.file_name || "Document";
+      $("document-title").textContent = full.title || full.file_name || doc.file_name || gettext("Document");
       $("document-meta").textContent = [full.mime_type, formatSize(full.size_bytes), full.summary].filter(Boolean).join(" · ");
       $("document-content").textContent = full.content || "";
       els.dialog.showModal();
@@ -532,7 +893,16 @@
   function setSending(sending) {
     state.sending = sending;
     els.send.disabled = sending;
-    els.send.textContent = sending ? "Sending…" : "Send";
+    els.send.textContent = sending ? gettext("Sending…") : gettext("Send");
+  }
+
+  function uuid() {
+    if (crypto.randomUUID) return crypto.randomUUID(); // secure contexts only
+    const bytes = crypto.getRandomValues(new Uint8Array(16));
+    bytes[6] = (bytes[6] & 0x0f) | 0x40;
+    bytes[8] = (bytes[8] & 0x3f) | 0x80;
+    const hex = Array.from(bytes, (b) => b.toString(16).padStart(2, "0")).join("");
+    return `${hex.slice(0, 8)}-${hex.slice(8, 12)}-${hex.slice(12, 16)}-${hex.slice(16, 20)}-${hex.slice(20)}`;
   }
 
   function idempotencyKeyFor(conversationId, text) {
@@ -558,19 +928,15 @@
       state.lastSend = null;
       if (state.current && state.current.id === conversation.id) {
         els.input.value = "";
-        upsertMessage(result.user_message);
-        if (result.assistant_message) {
-          upsertMessage(result.assistant_message);
-          watchReply(result.assistant_message.id);
-        }
-        scrollToBottom();
+        saveDraft();
+        acceptSubmission(result);
       }
-      if (!conversation.title) refreshConversation(conversation.id);
     } catch (err) {
-      showAlert(err.network ? `${err.message} Press Send to try again; the message will not be duplicated.` : err.message);
+      saveDraft();
+      showAlert(err.network ? `${err.message} ${gettext("Press Send to try again; the message will not be duplicated.")}` : err.message);
     } finally {
       setSending(false);
-      els.input.focus();
+      if (!TOUCH) els.input.focus();
     }
   }
 
@@ -657,11 +1023,13 @@
   function handleComposerKeys(event) {
     if (event.isComposing) return;
     if (state.commandMatches.length && handleCommandKeys(event)) return;
-    if (event.key === "Enter" && !event.shiftKey) {
+    // On touch keyboards Enter is the only way to break a line: there the Send button sends.
+    if (event.key === "Enter" && !event.shiftKey && !TOUCH) {
       event.preventDefault();
       sendMessage();
     }
   }
+
 
   // ---------------------------------------------------------------- layout and wiring
 
@@ -676,6 +1044,16 @@
     else closeConversation({ push: false });
   }
 
+  // Phones: the on-screen keyboard shrinks the visual viewport; keep the composer above it
+  // where the browser does not resize the layout itself (interactive-widget=resizes-content).
+  function followKeyboard() {
+    const viewport = window.visualViewport;
+    if (!viewport) return;
+    const fit = () => { root.style.height = `${viewport.height}px`; };
+    viewport.addEventListener("resize", fit);
+    fit();
+  }
+
   function wire() {
     $("new-conversation").addEventListener("click", createConversation);
     $("start-conversation").addEventListener("click", createConversation);
@@ -684,21 +1062,27 @@
     $("delete-conversation").addEventListener("click", deleteConversation);
     els.renameForm.addEventListener("submit", submitRename);
     els.renameInput.addEventListener("keydown", (event) => { if (event.key === "Escape") endRename(); });
+    els.search.addEventListener("input", onSearchInput);
     els.moreConversations.addEventListener("click", () => loadConversations(state.conversationsNext).catch((err) => showAlert(err.message)));
     els.older.addEventListener("click", loadOlderMessages);
     els.composer.addEventListener("submit", (event) => { event.preventDefault(); sendMessage(); });
+    els.stop.addEventListener("click", stopReply);
     els.input.addEventListener("keydown", handleComposerKeys);
-    els.input.addEventListener("input", updateCommandList);
+    els.input.addEventListener("input", () => { updateCommandList(); saveDraft(); });
     els.input.addEventListener("blur", () => { state.commandMatches = []; renderCommandList(); });
+    if (TOUCH) els.hint.textContent = gettext("Enter breaks the line; the Send button sends.");
     els.sidebarToggle.addEventListener("click", () => {
       const open = !els.sidebar.classList.contains("open");
       setSidebarOpen(open);
       if (open) (els.list.querySelector("[aria-current=page]") || $("new-conversation")).focus();
     });
     document.addEventListener("keydown", (event) => {
-      if (event.key === "Escape" && els.sidebar.classList.contains("open")) {
+      if (event.key !== "Escape" || event.defaultPrevented) return;
+      if (els.sidebar.classList.contains("open")) {
         setSidebarOpen(false);
         els.sidebarToggle.focus();
+      } else if (!els.dialog.open && activeReply() !== null) {
+        stopReply();
       }
     });
     document.addEventListener("click", (event) => {
@@ -706,6 +1090,8 @@
       if (outside && els.sidebar.classList.contains("open")) setSidebarOpen(false);
     });
     window.addEventListener("popstate", routeFromLocation);
+    window.addEventListener("pagehide", saveDraft);
+    if (TOUCH) followKeyboard();
   }
 
   async function start() {

@@ -163,3 +163,31 @@ def test_opening_the_sign_in_page_does_not_use_up_attempts(user: Any, settings: 
         assert client.get("/login/").status_code == 200
 
     assert client.post("/login/", {"username": "ana", "password": "pass-ana-123"}).status_code == 302
+
+
+def test_the_preferences_page_asks_anonymous_visitors_to_sign_in_and_come_back() -> None:
+    response = Client().get("/preferences/")
+
+    assert response["Location"] == "/login/?next=/preferences/"
+
+
+def test_the_preferences_page_is_a_labelled_form_over_the_api(user: Any) -> None:
+    response = signed_in(user).get("/preferences/")
+
+    assert response.status_code == 200
+    html = response.content.decode()
+    assert 'data-api-root="/api/v1/"' in html
+    assert "chat/preferences.js" in html
+    assert '<label for="pref-language">' in html
+    assert 'data-testid="pref-save"' in html
+    assert "csrftoken" in response.cookies
+
+
+def test_pages_remember_the_theme_before_the_first_paint(user: Any) -> None:
+    html = signed_in(user).get("/").content.decode()
+
+    # The stored choice is applied in <head>, so a dark-theme user never sees a white flash.
+    head = html.split("</head>")[0]
+    assert 'localStorage.getItem("theme")' in head
+    assert "prefers-color-scheme: dark" in head
+    assert 'data-testid="theme-toggle"' in html

@@ -1,0 +1,172 @@
+// The preferences page: language and skills (/api/v1/me/, /api/v1/skills/) and what the
+// assistant remembers (/api/v1/memory/). Text goes into the page through textContent only.
+"use strict";
+
+(() => {
+  const root = document.getElementById("preferences");
+  if (!root) return;
+  const { api, resultsOf, el, button, formatTime } = window.LA;
+  const gettext = window.gettext;
+  const $ = (id) => document.getElementById(id);
+  const state = { profile: null, skills: [], memoryNext: null };
+
+  // A skill behind a preference flag is offered under the preference's name.
+  const PREFERENCE_LABELS = {
+    christian_perspective: gettext("Christian perspective (enables the spiritual skill)"),
+  };
+  const SKILL_LABELS = {
+    finance: gettext("Finance"),
+    health: gettext("Health"),
+    relationships: gettext("Relationships"),
+    professional: gettext("Work and career"),
+    counselor: gettext("Counselor"),
+    spiritual: gettext("Spiritual life"),
+    general: gettext("General conversation"),
+  };
+
+  function showAlert(text) {
+    $("alert").textContent = text;
+    $("alert").hidden = false;
+  }
+
+  function notify(text) {
+    $("alert").hidden = true;
+    $("saved").textContent = text;
+  }
+
+  function skillLabel(skill) {
+    return PREFERENCE_LABELS[skill.requires_preference] || SKILL_LABELS[skill.name] || skill.name;
+  }
+
+  function skillWanted(skill) {
+    if (skill.disabled) return false;
+    return !skill.requires_preference || Boolean(state.profile.preferences[skill.requires_preference]);
+  }
+
+  function renderSkills() {
+    $("skill-list").replaceChildren(...state.skills.map((skill) => {
+      const id = `skill-${skill.name}`;
+      const box = el("input", { attrs: { type: "checkbox", id, "data-testid": "pref-skill", "data-skill": skill.name } });
+      box.checked = skillWanted(skill);
+      // The general skill answers whatever no other skill covers: it cannot be turned off.
+      if (skill.name === "general") box.disabled = true;
+      return el("li", { className: "skill" }, [
+        box,
+        el("label", { attrs: { for: id } }, [
+          el("span", { className: "skill-name", text: skillLabel(skill) }),
+          el("span", { className: "muted small skill-description", text: skill.description }),
+        ]),
+      ]);
+    }));
+  }
+
+  async function loadProfile() {
+    const [profile, skills] = await Promise.all([api("me/"), api("skills/")]);
+    state.profile = profile;
+    state.skills = resultsOf(skills);
+    $("pref-language").value = profile.language === "en" ? "en" : "pt-BR";
+    renderSkills();
+  }
+
+  // Unchecking a preference-gated skill turns its preference off; unchecking any other
+  // skill lists it in disabled_skills. Checking undoes both.
+  function changesFromForm() {
+    const preferences = {};
+    const disabled = new Set(state.profile.disabled_skills);
+    for (const box of document.querySelectorAll("[data-testid=pref-skill]")) {
+      const skill = state.skills.find((s) => s.name === box.dataset.skill);
+      if (!skill || box.disabled) continue;
+      if (box.checked) disabled.delete(skill.name);
+      if (skill.requires_preference) preferences[skill.requires_preference] = box.checked;
+      else if (!box.checked) disabled.add(skill.name);
+    }
+    return { language: $("pref-language").value, preferences, disabled_skills: [...disabled] };
+  }
+
+  async function save(event) {
+    event.preventDefault();
+    const changes = changesFromForm();
+    const languageChanged = changes.language !== (state.profile.language === "en" ? "en" : "pt-BR");
+    try {
+      state.profile = await api("me/", { method: "PATCH", body: changes });
+      if (languageChanged) {
+        window.location.reload(); // the page's own words follow the new language
+        return;
+      }
+      state.skills = resultsOf(await api("skills/"));
+      renderSkills();
+      notify(gettext("Preferences saved."));
+    } catch (err) {
+      showAlert(err.message);
+    }
+  }
+
+  // ---- memory
+
+  function renderMemoryItem(item) {
+    const text = el("p", { className: "memory-content", text: item.content });
+    const when = el("p", { className: "muted small", text: formatTime(item.updated_at || item.created_at) });
+    const node = el("li", { className: "memory-item", attrs: { "data-testid": "memory-item", "data-id": item.id } }, [text, when]);
+    const edit = button(gettext("Edit"), () => startEdit(node, item), "button ghost small", { "data-testid": "memory-edit" });
+    const remove = button(gettext("Delete"), () => removeItem(node, item), "button ghost small danger", {
+      "data-testid": "memory-delete",
+    });
+    node.append(el("div", { className: "memory-buttons" }, [edit, remove]));
+    return node;
+  }
+
+  function startEdit(node, item) {
+    const area = el("textarea", { attrs: { rows: "3", maxlength: "1000", "aria-label": gettext("What the assistant remembers") } });
+    area.value = item.content;
+    const form = el("form", { className: "memory-edit-form" }, [
+      area,
+      el("div", { className: "memory-buttons" }, [
+        el("button", { className: "button small primary", text: gettext("Save"), attrs: { type: "submit" } }),
+        button(gettext("Cancel"), () => node.replaceWith(renderMemoryItem(item)), "button ghost small"),
+      ]),
+    ]);
+    form.addEventListener("submit", async (event) => {
+      event.preventDefault();
+      try {
+        const saved = await api(`memory/${item.id}/`, { method: "PATCH", body: { content: area.value } });
+        form.closest("li").replaceWith(renderMemoryItem(saved));
+        notify(gettext("Memory updated."));
+      } catch (err) {
+        showAlert(err.message);
+      }
+    });
+    node.replaceChildren(form);
+    area.focus();
+  }
+
+  async function removeItem(node, item) {
+    if (!window.confirm(gettext("Delete this memory? The assistant will forget it."))) return;
+    try {
+      await api(`memory/${item.id}/`, { method: "DELETE" });
+      node.remove();
+      notify(gettext("Memory deleted."));
+    } catch (err) {
+      showAlert(err.message);
+    }
+  }
+
+  async function loadMemory(url = "memory/") {
+    const page = await api(url);
+    $("memory-list").append(...resultsOf(page).map(renderMemoryItem));
+    state.memoryNext = page && page.next;
+    $("more-memory").hidden = !state.memoryNext;
+  }
+
+  async function start() {
+    $("preferences-form").addEventListener("submit", save);
+    $("more-memory").addEventListener("click", () => loadMemory(state.memoryNext).catch((err) => showAlert(err.message)));
+    try {
+      await Promise.all([loadProfile(), loadMemory()]);
+    } catch (err) {
+      showAlert(err.message);
+    }
+    root.dataset.ready = "true";
+  }
+
+  start();
+})();
