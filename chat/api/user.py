@@ -83,18 +83,15 @@ class ProfileUpdateSerializer(RejectUnknownFieldsMixin, serializers.Serializer):
     display_name = StrictCharField(max_length=80, allow_blank=True, required=False, trim_whitespace=True)
     language = serializers.ChoiceField(choices=["pt-BR", "en", "es"], allow_null=True, required=False)
     timezone = StrictCharField(max_length=64, required=False)
-    currency = StrictCharField(max_length=3, required=False)
+    currency = serializers.RegexField(
+        _CURRENCY, required=False, error_messages={"invalid": "Use a three-letter ISO 4217 code in capitals, e.g. BRL."}
+    )
     preferences = serializers.DictField(child=StrictBooleanField(), required=False)
     disabled_skills = serializers.ListField(child=StrictCharField(max_length=64), max_length=50, required=False)
 
     def validate_timezone(self, value: str) -> str:
         if value not in _timezones():
             raise serializers.ValidationError("Use an IANA time zone name, e.g. America/Sao_Paulo.")
-        return value
-
-    def validate_currency(self, value: str) -> str:
-        if not _CURRENCY.match(value):
-            raise serializers.ValidationError("Use a three-letter ISO 4217 code in capitals, e.g. BRL.")
         return value
 
     def validate_preferences(self, value: dict[str, bool]) -> dict[str, bool]:
