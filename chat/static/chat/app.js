@@ -526,7 +526,7 @@
       if (!tools) continue;
       const id = Number(item.dataset.id);
       const buttons = [];
-      if (item.dataset.role === "assistant" && item.dataset.status === "done") {
+      if (item.dataset.role === "assistant" && (item.dataset.status === "done" || item.dataset.status === "cancelled")) {
         buttons.push(button(gettext("Copy"), (event) => copyReply(id, event.currentTarget), "button ghost small", {
           "data-testid": "copy-reply",
         }));
@@ -975,7 +975,6 @@
   function renderCommandList() {
     const open = state.commandMatches.length > 0;
     els.commandList.hidden = !open;
-    els.input.setAttribute("aria-expanded", String(open));
     els.commandList.replaceChildren(...state.commandMatches.map((command, index) => {
       const option = el("li", {
         className: "command-option",
