@@ -321,12 +321,12 @@
       restoreDraft(id);
       state.messages.clear();
       els.messages.replaceChildren();
-      resultsOf(page).reverse().forEach((message) => upsertMessage(message));
+      resultsOf(page).reverse().forEach((message) => upsertMessage(message, { batch: true }));
       els.older.hidden = !state.olderNext;
       els.empty.hidden = true;
       els.view.hidden = false;
       renderConversationList();
-      markLastTurn();
+      finishBatch();
       scrollToBottom();
       resultsOf(page).forEach(watchIfUnsettled);
       if (push && !TOUCH) els.input.focus();
@@ -344,7 +344,8 @@
       const page = await api(state.olderNext);
       if (generation !== state.generation) return;
       state.olderNext = page.next;
-      resultsOf(page).forEach((message) => upsertMessage(message, { prepend: true }));
+      resultsOf(page).forEach((message) => upsertMessage(message, { prepend: true, batch: true }));
+      finishBatch();
       els.older.hidden = !state.olderNext;
       els.scroller.scrollTop += els.scroller.scrollHeight - previousHeight;
       resultsOf(page).forEach(watchIfUnsettled);
@@ -363,14 +364,21 @@
     return els.messages.querySelector(`li[data-id="${Number(id)}"]`);
   }
 
-  function upsertMessage(message, { prepend = false } = {}) {
+  // ``batch``: one of many at once; the caller then measures and marks them all in finishBatch().
+  function upsertMessage(message, { prepend = false, batch = false } = {}) {
     state.messages.set(message.id, message);
     const node = renderMessage(message);
     const existing = messageNode(message.id);
     if (existing) existing.replaceWith(node);
     else if (prepend) els.messages.prepend(node);
     else els.messages.append(node);
+    if (batch) return;
     clampTall(node);
+    markLastTurn();
+  }
+
+  function finishBatch() {
+    for (const item of els.messages.children) clampTall(item);
     markLastTurn();
   }
 
