@@ -1,0 +1,157 @@
+"""The web chat's streamed replies, Stop, the theme and the preferences page, in Chromium.
+
+Run with ``python -m pytest -m browser tests/browser``; the fixtures and helpers are the
+ones of ``test_chat_e2e``.
+"""
+
+from __future__ import annotations
+
+import socket
+import threading
+import time
+from collections.abc import Iterator
+from typing import Any
+
+import pytest
+from playwright.sync_api import Page, expect
+
+from tests.browser.test_chat_e2e import (  # noqa: F401 - browser_context and page are fixtures
+    REPLY_TIMEOUT_MS,
+    browser_context,
+    last_reply,
+    page,
+    send,
+    shot,
+    sign_in,
+    start_conversation,
+)
+
+pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
+
+# The offline reply is ~50 words: a word every 100 ms leaves seconds to see its middle.
+SLOW_WORDS_SECONDS = 0.1
+
+
+@pytest.fixture
+def asgi_url(live_server: Any) -> Iterator[str]:
+    """The project served by uvicorn, as ``make run`` does. Django's live server speaks WSGI,
+    which gathers an async stream whole before sending it: no text would show mid-reply.
+    (``live_server`` is still asked for: it opens the test database to other threads.)"""
+    import uvicorn
+    from django.contrib.staticfiles.handlers import ASGIStaticFilesHandler
+    from django.core.asgi import get_asgi_application
+
+    with socket.socket() as probe:
+        probe.bind(("127.0.0.1", 0))
+        port = probe.getsockname()[1]
+    app = ASGIStaticFilesHandler(get_asgi_application())
+    server = uvicorn.Server(uvicorn.Config(app, host="127.0.0.1", port=port, log_level="warning", lifespan="off"))
+    thread = threading.Thread(target=server.run, daemon=True)
+    thread.start()
+    deadline = time.monotonic() + 10
+    while not server.started and time.monotonic() < deadline:
+        time.sleep(0.05)
+    yield f"http://127.0.0.1:{port}"
+    server.should_exit = True
+    thread.join(timeout=10)
+
+
+def reply_in_the_background(settings: Any) -> None:
+    """As on the embedded defaults: the reply runs on a thread after the send answers 202."""
+    settings.EMBEDDED_REPLY_THREADS = 2
+    settings.LLM_OFFLINE_TOKEN_DELAY_SECONDS = SLOW_WORDS_SECONDS
+
+
+def test_a_reply_shows_text_before_it_ends_and_escape_stops_it(
+    page: Page, asgi_url: str, user: Any, settings: Any
+) -> None:
+    reply_in_the_background(settings)
+    sign_in(page, asgi_url)
+    start_conversation(page)
+
+    send(page, "Hello there")
+
+    reply = last_reply(page)
+    expect(page.get_by_test_id("stop")).to_be_visible()
+    expect(reply.get_by_test_id("message-body")).to_contain_text("No language model", timeout=REPLY_TIMEOUT_MS)
+    expect(reply).to_have_attribute("data-status", "running")
+    shot(page, "desktop-streaming")
+    page.keyboard.press("Escape")
+
+    expect(reply).to_have_attribute("data-status", "cancelled", timeout=REPLY_TIMEOUT_MS)
+    expect(reply).to_contain_text("Stopped.")
+    # The partial text stays; the rest of the offline answer never came.
+    expect(reply.get_by_test_id("message-body")).to_contain_text("No language model")
+    expect(reply.get_by_test_id("message-body")).not_to_contain_text("You said")
+    expect(page.get_by_test_id("stop")).to_be_hidden()
+
+
+def test_a_reload_mid_reply_continues_the_same_text_to_the_end(
+    page: Page, asgi_url: str, user: Any, settings: Any
+) -> None:
+    reply_in_the_background(settings)
+    sign_in(page, asgi_url)
+    start_conversation(page)
+    send(page, "Are you there?")
+    expect(last_reply(page).get_by_test_id("message-body")).to_contain_text(
+        "No language model", timeout=REPLY_TIMEOUT_MS
+    )
+
+    page.reload()
+
+    reply = last_reply(page)
+    expect(page.get_by_test_id("stop")).to_be_visible()
+    expect(reply).to_have_attribute("data-status", "done", timeout=REPLY_TIMEOUT_MS)
+    body = reply.get_by_test_id("message-body")
+    expect(body).to_contain_text("You said: Are you there?")
+    # Replayed from the log once, not appended to the text already shown.
+    assert body.inner_text().count("No language model") == 1
+    expect(page.get_by_test_id("stop")).to_be_hidden()
+
+
+def test_the_theme_follows_the_system_until_the_toggle_picks_one(page: Page, live_server: Any, user: Any) -> None:
+    page.emulate_media(color_scheme="dark")
+    sign_in(page, live_server.url)
+    html = page.locator("html")
+    expect(html).to_have_attribute("data-theme", "dark")
+
+    page.get_by_test_id("theme-toggle").click()
+    expect(html).to_have_attribute("data-theme", "light")
+    page.reload()
+
+    expect(html).to_have_attribute("data-theme", "light")
+    expect(page.get_by_test_id("theme-toggle")).to_have_attribute("aria-pressed", "false")
+
+
+def test_the_preferences_page_turns_on_the_christian_perspective_and_edits_memory(
+    page: Page, live_server: Any, user: Any, shipped_skills: None
+) -> None:
+    from lifeassistant.models import KnowledgeItem, Profile
+
+    KnowledgeItem.objects.create(owner=user, content="Lives in Curitiba", source="user")
+    KnowledgeItem.objects.create(owner=user, content="Has a dog", source="user")
+    sign_in(page, live_server.url)
+    page.goto(f"{live_server.url}/preferences/")
+    expect(page.locator("#preferences[data-ready=true]")).to_be_attached()
+
+    spiritual = page.locator("[data-testid=pref-skill][data-skill=spiritual]")
+    expect(spiritual).not_to_be_checked()
+    spiritual.check()
+    page.get_by_test_id("pref-save").click()
+    expect(page.get_by_role("status")).to_have_text("Preferences saved.")
+    assert Profile.for_user(user).preferences.get("christian_perspective") is True
+
+    newest = page.get_by_test_id("memory-item").first
+    expect(newest).to_contain_text("Has a dog")
+    newest.get_by_test_id("memory-edit").click()
+    page.get_by_role("textbox", name="What the assistant remembers").fill("Has a dog called Bento")
+    page.get_by_role("button", name="Save").last.click()
+    expect(page.get_by_test_id("memory-item").first).to_contain_text("Has a dog called Bento")
+
+    page.once("dialog", lambda dialog: dialog.accept())
+    page.get_by_test_id("memory-item").last.get_by_test_id("memory-delete").click()
+    expect(page.get_by_test_id("memory-item")).to_have_count(1)
+    assert list(KnowledgeItem.objects.filter(owner=user).values_list("content", flat=True)) == [
+        "Has a dog called Bento"
+    ]
+    shot(page, "desktop-preferences")
