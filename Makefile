@@ -3,7 +3,7 @@ PYTHON ?= $(shell command -v python3.11 || command -v python3)
 VENV ?= .venv
 BIN := $(VENV)/bin
 
-.PHONY: run test install install-test
+.PHONY: run test install install-test messages
 
 $(BIN)/python:
 	$(PYTHON) -m venv $(VENV)
@@ -22,3 +22,12 @@ run: install
 
 test: install-test
 	$(BIN)/python -m pytest
+
+# Rebuild the translation catalogs (locale/: django for Python and templates, djangojs for
+# the web chat's scripts) from the source strings, and compile them. Needs GNU gettext; the
+# compiled .mo files are committed, so running the project does not.
+MESSAGES_IGNORE := --ignore '.venv*' --ignore tests --ignore bench --ignore build --ignore staticfiles --ignore node_modules --ignore test-artifacts
+messages: install
+	$(BIN)/python manage.py makemessages --no-obsolete --no-location -l pt_BR -l es $(MESSAGES_IGNORE)
+	$(BIN)/python manage.py makemessages --no-obsolete --no-location -d djangojs -l pt_BR -l es $(MESSAGES_IGNORE)
+	$(BIN)/python manage.py compilemessages -l pt_BR -l es $(MESSAGES_IGNORE)

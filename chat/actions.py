@@ -25,6 +25,9 @@ from django.conf import settings
 from django.db import transaction
 from django.db.models import Q
 from django.utils import timezone
+from django.utils.functional import Promise
+from django.utils.translation import gettext as _
+from django.utils.translation import gettext_lazy
 
 from .confirmation import Intent, confirmation_intent
 from .models import Conversation, Message, PendingAction, ToolCall, lock_conversation
@@ -36,6 +39,15 @@ if TYPE_CHECKING:
 logger = logging.getLogger(__name__)
 
 EXPIRED_MESSAGE = "This action expired"
+
+
+# What accepting or rejecting an action that is no longer pending answers, per status.
+ALREADY_DECIDED: dict[str, Promise] = {
+    PendingAction.Status.ACCEPTED: gettext_lazy("This action was already accepted."),
+    PendingAction.Status.REJECTED: gettext_lazy("This action was already rejected."),
+    PendingAction.Status.EXECUTED: gettext_lazy("This action was already executed."),
+    PendingAction.Status.FAILED: gettext_lazy("This action was already failed."),
+}
 
 
 class ActionConflict(Exception):
@@ -212,7 +224,7 @@ def accept(action: PendingAction) -> PendingAction:
     if ran is None:
         action.refresh_from_db()
         _check_pending(action)  # raises: someone else decided it first
-        raise ActionConflict("This action was already decided.")
+        raise ActionConflict(_("This action was already decided."))
     return ran
 
 
@@ -222,7 +234,7 @@ def reject(action: PendingAction) -> PendingAction:
     if not _decide(action, PendingAction.Status.REJECTED):
         action.refresh_from_db()
         _check_pending(action)
-        raise ActionConflict("This action was already decided.")
+        raise ActionConflict(_("This action was already decided."))
     return action
 
 
@@ -345,9 +357,9 @@ def _check_pending(action: PendingAction) -> None:
     if status == PendingAction.Status.EXPIRED:
         if action.status == PendingAction.Status.PENDING:
             _expire(action)
-        raise ActionConflict(EXPIRED_MESSAGE)
+        raise ActionConflict(_("This action expired"))
     if status != PendingAction.Status.PENDING:
-        raise ActionConflict(f"This action was already {status}.")
+        raise ActionConflict(str(ALREADY_DECIDED.get(status, ALREADY_DECIDED[PendingAction.Status.EXECUTED])))
 
 
 def _ms(started: float) -> float:

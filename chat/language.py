@@ -48,6 +48,20 @@ def from_accept_language(header: str | None) -> str | None:
     return best[2] if best else None
 
 
+def page_language(profile: str | None, chosen: str | None, accept_language: str | None) -> str:
+    """The Django language of a page or API answer: the signed-in user's profile
+    language, else the one chosen on the sign-in page (a Django language code, from the
+    language cookie), else the browser's ``Accept-Language``; a browser that asks only
+    for languages the product does not speak gets English, no signal at all pt-BR."""
+    if profile:
+        return django_language(profile)
+    if chosen is not None and chosen in _DJANGO_CODES.values():
+        return chosen
+    if accept_language and accept_language.strip():
+        return django_language(from_accept_language(accept_language) or "unsupported")
+    return _NO_SIGNAL
+
+
 def django_language(language: str | None) -> str:
     """The Django language code for ``translation.override`` ("pt" → "pt-br", "fr" → "en")."""
     if not language:

@@ -17,6 +17,7 @@ from typing import TYPE_CHECKING, Any
 from django.conf import settings
 from django.db import IntegrityError, transaction
 from django.utils import timezone, translation
+from django.utils.translation import gettext as _
 
 from documents.analysis import Analysis
 from documents.language import detect_language
@@ -376,7 +377,7 @@ def dispatch_reply(assistant_message: Message) -> None:
             queue_reply(assistant_message.pk)
         except Exception:
             logger.exception("could not queue reply %s", assistant_message.pk)
-            fail(assistant_message, "The assistant could not be reached. Please retry.")
+            fail(assistant_message, _("The assistant could not be reached. Please retry."))
 
     transaction.on_commit(send)
 
@@ -453,7 +454,7 @@ def replay_or_none(*, user: User, key: str, fingerprint: str) -> dict[str, Any] 
     if record is None:
         return None
     if record.fingerprint != fingerprint:
-        raise IdempotencyConflict("This Idempotency-Key was already used with a different request.")
+        raise IdempotencyConflict(_("This Idempotency-Key was already used with a different request."))
     return dict(record.response_body)
 
 

@@ -15,6 +15,7 @@ from typing import Any, cast
 
 from django.core.exceptions import ValidationError
 from django.http import HttpRequest
+from django.utils.translation import gettext_lazy
 from rest_framework.request import Request
 from rest_framework.settings import api_settings
 from rest_framework.throttling import ScopedRateThrottle, SimpleRateThrottle
@@ -22,7 +23,7 @@ from rest_framework.views import APIView
 
 from lifeassistant.cache import CACHE_ERRORS, log_cache_fault
 
-SIGN_IN_THROTTLED = "Too many sign-in attempts. Try again in a minute."
+SIGN_IN_THROTTLED = gettext_lazy("Too many sign-in attempts. Try again in a minute.")
 _FORM_TYPES = ("application/x-www-form-urlencoded", "multipart/form-data")
 
 

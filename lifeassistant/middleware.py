@@ -6,6 +6,7 @@ from collections.abc import Callable
 
 from django.conf import settings
 from django.http import HttpRequest, HttpResponse, JsonResponse
+from django.utils.translation import gettext as _
 
 from .views import is_api
 
@@ -24,7 +25,7 @@ class RequestSizeLimitMiddleware:
     def __call__(self, request: HttpRequest) -> HttpResponse:
         if is_api(request) and announced_length(request) > settings.REQUEST_MAX_BYTES:
             return JsonResponse(
-                {"detail": f"The request body is too large (at most {settings.REQUEST_MAX_BYTES} bytes)."},
+                {"detail": _("The request body is too large (at most %(limit)s bytes).") % {"limit": settings.REQUEST_MAX_BYTES}},
                 status=413,
             )
         return self.get_response(request)

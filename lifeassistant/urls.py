@@ -1,5 +1,6 @@
 from django.contrib import admin
 from django.urls import include, path
+from django.views.i18n import JavaScriptCatalog
 from drf_spectacular.views import SpectacularAPIView, SpectacularSwaggerView
 
 from .health import health
@@ -7,6 +8,10 @@ from .health import health
 urlpatterns = [
     path("healthz", health, name="health"),
     path("admin/", admin.site.urls),
+    # The language switch of the sign-in page (POST language=…) and the web chat's
+    # translated strings for JavaScript (gettext() in chat/static/chat/*.js).
+    path("i18n/", include("django.conf.urls.i18n")),
+    path("jsi18n/", JavaScriptCatalog.as_view(), name="javascript-catalog"),
     path("api/v1/", include("chat.api.urls")),
     path("api/schema/", SpectacularAPIView.as_view(), name="schema"),
     path("api/docs/", SpectacularSwaggerView.as_view(url_name="schema"), name="api-docs"),

@@ -29,6 +29,16 @@ connection_created.connect(_sqlite_readers_take_no_table_locks)
 
 
 @pytest.fixture(autouse=True)
+def _english_outside_requests() -> Any:
+    """Code a test calls directly (not through a request, whose language the middleware
+    picks) speaks the source language, English, unless the test says otherwise."""
+    from django.utils import translation
+
+    with translation.override("en"):
+        yield
+
+
+@pytest.fixture(autouse=True)
 def _fast_password_hashing(settings: Any) -> None:
     """Users are created in most tests; the hashing strength is not under test."""
     settings.PASSWORD_HASHERS = ["django.contrib.auth.hashers.MD5PasswordHasher"]
@@ -71,6 +81,17 @@ def api(user: Any) -> Any:
 
     client = APIClient()
     client.force_authenticate(user)
+    return client
+
+
+@pytest.fixture
+def admin_client(admin_user: Any) -> Any:
+    """Staff in the admin, reading it in English (the tests assert Django's English labels;
+    with no language signal the admin would answer in pt-BR)."""
+    from django.test import Client
+
+    client = Client(headers={"Accept-Language": "en"})
+    client.force_login(admin_user)
     return client
 
 

@@ -6,6 +6,7 @@ from typing import TYPE_CHECKING, Any
 
 from django.db.models import QuerySet
 from django.shortcuts import get_object_or_404
+from django.utils.translation import gettext as _
 from drf_spectacular.types import OpenApiTypes
 from drf_spectacular.utils import OpenApiParameter, extend_schema
 from rest_framework import generics, status
@@ -54,7 +55,7 @@ class ConversationActionsView(generics.ListAPIView):
         wanted = self.request.query_params.get("status")
         if wanted is not None:
             if wanted not in PendingAction.Status.values:
-                raise ValidationError({"status": [f"Use one of: {', '.join(PendingAction.Status.values)}."]})
+                raise ValidationError({"status": [_("Use one of: %(statuses)s.") % {"statuses": ", ".join(PendingAction.Status.values)}]})
             actions = actions.filter(status=wanted)
         return actions
 

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from django.utils.translation import gettext as _
+
 from typing import Any
 
 from rest_framework import exceptions
@@ -28,4 +30,4 @@ def _first_message(errors: Any) -> str:
             return message if field in ("non_field_errors", "detail") else f"{field}: {message}"
     if isinstance(errors, list) and errors:
         return _first_message(errors[0])
-    return str(errors) or "Invalid input."
+    return str(errors) or _("Invalid input.")

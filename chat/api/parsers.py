@@ -14,6 +14,7 @@ import re
 from typing import IO, Any
 
 from django.conf import settings
+from django.utils.translation import gettext_lazy, gettext as _
 from rest_framework import status
 from rest_framework.exceptions import APIException, ParseError
 from rest_framework.parsers import JSONParser as DRFJSONParser
@@ -25,12 +26,12 @@ MAX_JSON_DEPTH = 32
 
 class RequestTooLarge(APIException):
     status_code = status.HTTP_413_REQUEST_ENTITY_TOO_LARGE
-    default_detail = "The request body is too large."
+    default_detail = gettext_lazy("The request body is too large.")
     default_code = "request_too_large"
 
 
 def too_large_detail() -> str:
-    return f"The request body is too large (at most {settings.REQUEST_MAX_BYTES} bytes)."
+    return _("The request body is too large (at most %(limit)s bytes).") % {"limit": settings.REQUEST_MAX_BYTES}
 
 
 class JSONParser(DRFJSONParser):
@@ -45,15 +46,15 @@ class JSONParser(DRFJSONParser):
         try:
             text = raw.decode(encoding)
         except UnicodeDecodeError as exc:
-            raise ParseError(f"JSON parse error - the body is not valid {encoding}.") from exc
+            raise ParseError(_("JSON parse error - the body is not valid %(encoding)s.") % {"encoding": encoding}) from exc
         if nesting_depth(text) > MAX_JSON_DEPTH:
-            raise ParseError(f"JSON parse error - nested deeper than {MAX_JSON_DEPTH} levels.")
+            raise ParseError(_("JSON parse error - nested deeper than %(depth)s levels.") % {"depth": MAX_JSON_DEPTH})
         try:
             data = json.loads(text, parse_constant=json_constant_refused)
         except ValueError as exc:
-            raise ParseError(f"JSON parse error - {exc}") from exc
+            raise ParseError(_("JSON parse error - %(error)s") % {"error": exc}) from exc
         if not storable(data):
-            raise ParseError("JSON parse error - a string holds an unpaired surrogate (\\ud800-\\udfff).")
+            raise ParseError(_("JSON parse error - a string holds an unpaired surrogate (\\ud800-\\udfff)."))
         return data
 
 

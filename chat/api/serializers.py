@@ -6,6 +6,7 @@ import copy
 from typing import Any
 
 from django.conf import settings
+from django.utils.translation import gettext as _
 from drf_spectacular.utils import PolymorphicProxySerializer, extend_schema_field, inline_serializer
 from rest_framework import serializers
 
@@ -52,7 +53,7 @@ class RejectUnknownFieldsMixin:
     def validate(self, attrs: dict[str, Any]) -> dict[str, Any]:
         unknown = set(self.initial_data) - set(self.fields)  # type: ignore[attr-defined]
         if unknown:
-            raise serializers.ValidationError({key: ["Unknown field."] for key in sorted(unknown)})
+            raise serializers.ValidationError({key: [_("Unknown field.")] for key in sorted(unknown)})
         return attrs
 
 
@@ -207,7 +208,7 @@ class MessageCreateSerializer(RejectUnknownFieldsMixin, serializers.Serializer):
 
     def validate_content(self, value: str) -> str:
         if not value.strip():
-            raise serializers.ValidationError("This field may not be blank.")
+            raise serializers.ValidationError(_("This field may not be blank."))
         return value
 
 

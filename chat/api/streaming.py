@@ -16,6 +16,7 @@ from asgiref.sync import sync_to_async
 from django.conf import settings
 from django.db import close_old_connections, connection
 from django.http import HttpRequest, HttpResponseBase, JsonResponse, StreamingHttpResponse
+from django.utils.translation import gettext_lazy, gettext as _
 from rest_framework.authentication import TokenAuthentication
 from rest_framework.exceptions import AuthenticationFailed
 from rest_framework.request import Request
@@ -24,7 +25,7 @@ from ..events import Event, EventLog, EventLogUnavailable, event_log, parse_id
 from ..models import Message
 from ..reply_progress import FINAL_STATUSES, publish_final
 
-UNAVAILABLE = "Live updates are unavailable right now; poll GET /api/v1/messages/{pk}/ instead."
+UNAVAILABLE = gettext_lazy("Live updates are unavailable right now; poll GET /api/v1/messages/{pk}/ instead.")
 
 
 @dataclass(frozen=True)
@@ -66,10 +67,10 @@ def _check(request: HttpRequest, pk: int) -> Opening:
     if token is not None:
         user = token[0]
     if user is None:
-        return Opening(error=JsonResponse({"detail": "Authentication credentials were not provided."}, status=401))
+        return Opening(error=JsonResponse({"detail": _("Authentication credentials were not provided.")}, status=401))
     message = Message.objects.filter(pk=pk, conversation__owner=user, role=Message.Role.ASSISTANT).first()
     if message is None:
-        return Opening(error=JsonResponse({"detail": "Not found."}, status=404))
+        return Opening(error=JsonResponse({"detail": _("Not found.")}, status=404))
     after = request.GET.get("after") or request.headers.get("Last-Event-ID") or None
     log = event_log()
     try:

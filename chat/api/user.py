@@ -13,6 +13,7 @@ from typing import Any
 
 from django.db import transaction
 from django.db.models import QuerySet
+from django.utils.translation import gettext_lazy, gettext as _
 from drf_spectacular.utils import extend_schema
 from rest_framework import mixins, serializers, viewsets
 from rest_framework.request import Request
@@ -84,29 +85,29 @@ class ProfileUpdateSerializer(RejectUnknownFieldsMixin, serializers.Serializer):
     language = serializers.ChoiceField(choices=["pt-BR", "en", "es"], allow_null=True, required=False)
     timezone = StrictCharField(max_length=64, required=False)
     currency = serializers.RegexField(
-        _CURRENCY, required=False, error_messages={"invalid": "Use a three-letter ISO 4217 code in capitals, e.g. BRL."}
+        _CURRENCY, required=False, error_messages={"invalid": gettext_lazy("Use a three-letter ISO 4217 code in capitals, e.g. BRL.")}
     )
     preferences = serializers.DictField(child=StrictBooleanField(), required=False)
     disabled_skills = serializers.ListField(child=StrictCharField(max_length=64), max_length=50, required=False)
 
     def validate_timezone(self, value: str) -> str:
         if value not in _timezones():
-            raise serializers.ValidationError("Use an IANA time zone name, e.g. America/Sao_Paulo.")
+            raise serializers.ValidationError(_("Use an IANA time zone name, e.g. America/Sao_Paulo."))
         return value
 
     def validate_preferences(self, value: dict[str, bool]) -> dict[str, bool]:
         bad = [key for key in value if not _PREFERENCE_NAME.match(key)]
         if bad:
-            raise serializers.ValidationError(f"Preference names are lower-case words joined by _, not {bad[0]!r}.")
+            raise serializers.ValidationError(_("Preference names are lower-case words joined by _, not %(name)r.") % {"name": bad[0]})
         return value
 
     def validate_disabled_skills(self, value: list[str]) -> list[str]:
         if FALLBACK_SKILL in value:
-            raise serializers.ValidationError(f"The {FALLBACK_SKILL} skill cannot be disabled.")
+            raise serializers.ValidationError(_("The %(skill)s skill cannot be disabled.") % {"skill": FALLBACK_SKILL})
         known = {skill.name for skill in current_catalog().skills}
         unknown = sorted(set(value) - known)
         if unknown:
-            raise serializers.ValidationError(f"Unknown skill: {unknown[0]}.")
+            raise serializers.ValidationError(_("Unknown skill: %(skill)s.") % {"skill": unknown[0]})
         return list(dict.fromkeys(value))  # without repeats, in the order given
 
 

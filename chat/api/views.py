@@ -13,6 +13,7 @@ from drf_spectacular.utils import OpenApiParameter, extend_schema
 from rest_framework import generics, mixins, status, viewsets
 from rest_framework.authtoken.models import Token
 from django.core.exceptions import ValidationError as DjangoValidationError
+from django.utils.translation import gettext as _
 from rest_framework.exceptions import AuthenticationFailed, NotFound, ParseError, ValidationError
 from rest_framework.pagination import CursorPagination
 from rest_framework.permissions import AllowAny, IsAuthenticated
@@ -68,7 +69,7 @@ class NewestFirst(CursorPagination):
         # DRF ignores a page_size it cannot read; say so instead, as the schema says integer.
         raw = request.query_params.get(self.page_size_query_param, "")
         if raw and not (raw.isascii() and raw.isdigit() and int(raw) > 0):
-            raise ValidationError({self.page_size_query_param: ["Use a whole number from 1 up."]})
+            raise ValidationError({self.page_size_query_param: [_("Use a whole number from 1 up.")]})
         return super().get_page_size(request)
 
     def get_schema_operation_parameters(self, view: Any) -> list[dict[str, Any]]:
@@ -83,7 +84,7 @@ class NewestFirst(CursorPagination):
         try:
             return super().paginate_queryset(queryset, request, view)
         except (DjangoValidationError, ValueError, TypeError):
-            raise NotFound("Invalid cursor.") from None
+            raise NotFound(_("Invalid cursor.")) from None
 
 
 def owned_conversations(user: User) -> QuerySet[Conversation]:
@@ -173,9 +174,9 @@ class ConversationMessagesView(generics.ListCreateAPIView):
             )
             return Response(body, status=status.HTTP_202_ACCEPTED)
         if not IDEMPOTENCY_KEY.match(key):
-            raise ValidationError({"Idempotency-Key": ["Use 1-128 characters: letters, digits, '.', '_', ':' or '-'."]})
+            raise ValidationError({"Idempotency-Key": [_("Use 1-128 characters: letters, digits, '.', '_', ':' or '-'.")]})
         try:
-            body, _ = submit_message_once(
+            body, _created = submit_message_once(
                 user=request_user(request),
                 conversation=conversation,
                 content=content,
@@ -227,8 +228,8 @@ class MessageRetryView(APIView):
 
 def retry_refusal(message: Message) -> str:
     if message.role == Message.Role.ASSISTANT and message.status in (Message.Status.PENDING, Message.Status.RUNNING):
-        return "This reply is already queued or running; retry it if it fails."
-    return "Only a failed (or stuck) assistant reply can be retried."
+        return _("This reply is already queued or running; retry it if it fails.")
+    return _("Only a failed (or stuck) assistant reply can be retried.")
 
 
 class MessageCancelView(APIView):
@@ -243,7 +244,7 @@ class MessageCancelView(APIView):
     def post(self, request: Request, pk: int) -> Response:
         message = get_object_or_404(owned_messages(request_user(request)), pk=pk)
         if message.role != Message.Role.ASSISTANT:
-            return Response({"detail": "Only an assistant reply can be stopped."}, status=status.HTTP_409_CONFLICT)
+            return Response({"detail": _("Only an assistant reply can be stopped.")}, status=status.HTTP_409_CONFLICT)
         return Response(MessageSerializer(cancel_reply(message)).data)
 
 
@@ -273,8 +274,8 @@ class TokenView(APIView):
             password=serializer.validated_data["password"],
         )
         if user is None or not user.is_active:
-            raise AuthenticationFailed("Unable to log in with the provided credentials.")
-        token, _ = Token.objects.get_or_create(user=user)
+            raise AuthenticationFailed(_("Unable to log in with the provided credentials."))
+        token, _created = Token.objects.get_or_create(user=user)
         return Response({"token": token.key})
 
     @extend_schema(request=None, responses={204: None})

@@ -71,7 +71,7 @@ def _summarize_add(context: ToolContext, arguments: dict[str, Any]) -> str:
     content = arguments["content"].strip()
     if not content:
         raise ToolError("The fact to remember is empty.")
-    return _("Remember: \u201c%(content)s\u201d") % {"content": content}
+    return _("Remember: “%(content)s”") % {"content": content}
 
 
 @tool(

@@ -7,7 +7,7 @@ pytestmark = pytest.mark.django_db
 
 
 def test_an_unknown_api_path_answers_json(api):
-    response = api.get("/api/v1/nothing-here/")
+    response = api.get("/api/v1/nothing-here/", headers={"Accept-Language": "en"})
     assert response.status_code == 404
     assert response.json() == {"detail": "Not found."}
 

@@ -27,7 +27,7 @@ def test_it_requires_username_and_password(user):
 
 
 def test_it_revokes_the_token_on_delete(user):
-    client = APIClient()
+    client = APIClient(headers={"Accept-Language": "en"})
     token = client.post("/api/v1/auth/token/", {"username": "ana", "password": "pass-ana-123"}, format="json").json()["token"]
     client.credentials(HTTP_AUTHORIZATION=f"Token {token}")
     assert client.delete("/api/v1/auth/token/").status_code == 204

@@ -7,16 +7,17 @@ import pytest
 from chat.models import Conversation
 
 pytestmark = pytest.mark.django_db
+ENGLISH = {"Accept-Language": "en"}
 
 
 @pytest.mark.parametrize("fmt", ["multipart", None])
 def test_a_form_or_multipart_body_is_refused_with_a_json_415(api, fmt):
     if fmt is None:
         response = api.post(
-            "/api/v1/conversations/", "title=Dia", content_type="application/x-www-form-urlencoded"
+            "/api/v1/conversations/", "title=Dia", content_type="application/x-www-form-urlencoded", headers=ENGLISH
         )
     else:
-        response = api.post("/api/v1/conversations/", {"title": "Dia"}, format=fmt)
+        response = api.post("/api/v1/conversations/", {"title": "Dia"}, format=fmt, headers=ENGLISH)
 
     assert response.status_code == 415
     assert response["Content-Type"] == "application/json"

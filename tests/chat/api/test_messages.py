@@ -112,7 +112,7 @@ def test_it_throttles_message_creation_with_retry_after(api, conversation, send,
     try:
         assert send(api, conversation["id"], {"content": "um"}).status_code == 202
         assert send(api, conversation["id"], {"content": "dois"}).status_code == 202
-        response = send(api, conversation["id"], {"content": "três"})
+        response = send(api, conversation["id"], {"content": "três"}, **{"Accept-Language": "en"})
     finally:
         ScopedRateThrottle.THROTTLE_RATES = original
     assert response.status_code == 429

@@ -30,7 +30,7 @@ def test_a_conversation_link_redirects_back_to_itself_after_sign_in() -> None:
 
 
 def test_the_login_page_renders_a_labelled_form() -> None:
-    response = Client().get("/login/")
+    response = Client().get("/login/", headers={"Accept-Language": "en"})
 
     assert response.status_code == 200
     html = response.content.decode()
