@@ -492,6 +492,7 @@
       // Sanitized on the server (markdown-it-py + nh3); see the safety rule at the top.
       text.innerHTML = message.content_html;
       for (const pre of text.querySelectorAll("pre")) {
+        pre.tabIndex = 0; // a long line scrolls sideways: the keyboard must be able to scroll it
         const copy = button(gettext("Copy code"), () => copyText(pre.textContent, copy), "button small copy-code", {
           "data-testid": "copy-code",
         });
