@@ -142,3 +142,13 @@ def _title_slug(title: str, redundant: set[str], room: int) -> str:
     if not any(_LETTER.search(token) for token in tokens):
         return ""
     return "_".join(tokens)[: max(room, 0)].rstrip("_")
+
+
+PREVIEW_LINES = 5
+PREVIEW_CHARS = 400
+
+
+def preview(content: str, max_lines: int = PREVIEW_LINES, max_chars: int = PREVIEW_CHARS) -> str:
+    """The first lines of a document, as a collapsed attachment shows them before "show all"."""
+    lines = content.lstrip("\n").split("\n", max_lines)[:max_lines]
+    return "\n".join(lines)[:max_chars].rstrip()

@@ -10,9 +10,10 @@ from django.utils.translation import gettext as _
 from drf_spectacular.utils import PolymorphicProxySerializer, extend_schema_field, inline_serializer
 from rest_framework import serializers
 
+from documents.listing import preview
 from documents.models import ChatDocument
 
-from .. import light_context
+from .. import light_context, markdown
 from ..actions import effective_status
 from ..models import Conversation, Message, PendingAction, ToolCall
 
@@ -75,9 +76,16 @@ class ToolCallSerializer(BuiltOnceMixin, serializers.ModelSerializer):
 
 
 class MessageDocumentSerializer(BuiltOnceMixin, serializers.ModelSerializer):
+    preview = serializers.SerializerMethodField(
+        help_text="The document's first lines (at most 5 lines, 400 characters); GET /api/v1/documents/{id}/ has it all."
+    )
+
     class Meta:
         model = ChatDocument
-        fields = ["id", "file_name", "title", "mime_type", "size_bytes", "summary"]
+        fields = ["id", "file_name", "title", "mime_type", "size_bytes", "summary", "preview"]
+
+    def get_preview(self, document: ChatDocument) -> str:
+        return preview(document.content)
 
 
 class PendingActionBriefSerializer(BuiltOnceMixin, serializers.ModelSerializer):
@@ -142,6 +150,10 @@ class MessageSerializer(BuiltOnceMixin, serializers.ModelSerializer):
     content_truncated = serializers.SerializerMethodField(
         help_text="True when content is a preview: GET /api/v1/messages/{id}/ has the whole text."
     )
+    content_html = serializers.SerializerMethodField(
+        help_text="An assistant message's markdown as sanitized HTML (no raw HTML, scripts, images or "
+        "non-http links; links open in a new tab). Null for user messages, which show as plain text."
+    )
     usage = serializers.SerializerMethodField()
     tool_calls = ToolCallSerializer(many=True, read_only=True)
     pending_actions = PendingActionBriefSerializer(many=True, read_only=True)
@@ -156,6 +168,7 @@ class MessageSerializer(BuiltOnceMixin, serializers.ModelSerializer):
             "status",
             "content",
             "content_truncated",
+            "content_html",
             "intent",
             "language",
             "error",
@@ -190,6 +203,12 @@ class MessageSerializer(BuiltOnceMixin, serializers.ModelSerializer):
 
     def get_content_truncated(self, message: Message) -> bool:
         return self._is_cut(message)
+
+    @extend_schema_field(serializers.CharField(allow_null=True))
+    def get_content_html(self, message: Message) -> str | None:
+        if message.role != Message.Role.ASSISTANT:
+            return None
+        return markdown.render(message.content)
 
     @extend_schema_field(UsageSerializer)
     def get_usage(self, message: Message) -> dict[str, Any]:

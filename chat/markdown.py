@@ -1,0 +1,60 @@
+"""Assistant markdown as sanitized HTML for the web chat.
+
+The model writes markdown and the page shows HTML, so whatever the model (or text it
+quotes) puts in a reply must not run in the user's browser. Two maintained tools do it:
+markdown-it-py parses with raw HTML off (tags in the reply stay text), and nh3 then
+keeps only an allowlist of tags, attributes and URL schemes, whatever the parser let
+through. Pure: text in, HTML out.
+"""
+
+from __future__ import annotations
+
+import nh3
+from markdown_it import MarkdownIt
+
+# CommonMark plus GFM tables and strikethrough. Images are off: a reply cannot make the
+# browser fetch a URL (tracking pixels, data: payloads); ``![alt](url)`` shows as a link.
+_PARSER = MarkdownIt("commonmark", {"html": False, "linkify": False, "typographer": False}).enable(
+    ["table", "strikethrough"]
+).disable("image")
+
+ALLOWED_TAGS = {
+    "p", "br", "hr", "h1", "h2", "h3", "h4", "h5", "h6", "strong", "em", "del", "s",
+    "code", "pre", "blockquote", "ul", "ol", "li", "a",
+    "table", "thead", "tbody", "tr", "th", "td",
+}  # fmt: skip
+ALLOWED_ATTRIBUTES = {
+    "a": {"href", "title"},
+    "code": {"class"},
+    "ol": {"start"},
+    "th": {"style"},
+    "td": {"style"},
+}
+URL_SCHEMES = {"http", "https", "mailto"}
+# Table alignment is the only style markdown-it writes.
+_ALIGN_STYLES = {"text-align"}
+
+
+def _keep_attribute(tag: str, attribute: str, value: str) -> str | None:
+    """Keep a code block's language class (for highlighting and the copy button), no other class."""
+    if attribute == "class":
+        return value if tag == "code" and value.startswith("language-") and " " not in value else None
+    return value
+
+
+# Built once: the allowlists are compiled into the cleaner, not re-read per message.
+_CLEANER = nh3.Cleaner(
+    tags=ALLOWED_TAGS,
+    clean_content_tags={"script", "style"},
+    attributes=ALLOWED_ATTRIBUTES,
+    attribute_filter=_keep_attribute,
+    url_schemes=URL_SCHEMES,
+    link_rel="noopener noreferrer",
+    set_tag_attribute_values={"a": {"target": "_blank"}},
+    filter_style_properties=_ALIGN_STYLES,
+)
+
+
+def render(markdown: str) -> str:
+    """The reply's markdown as HTML safe to insert into the page."""
+    return _CLEANER.clean(_PARSER.render(markdown)).strip()

@@ -1,0 +1,99 @@
+"""Assistant markdown becomes HTML that shows the reply's structure and runs nothing."""
+
+from __future__ import annotations
+
+import re
+
+import pytest
+
+from chat.markdown import render
+
+# Each entry tries to smuggle a script, a fetch or an event handler through the reply.
+XSS_CORPUS = [
+    "[a](javascript:alert(1))",
+    "[a](JaVaScRiPt:alert(1))",
+    "[a](  javascript:alert(1))",
+    "[a](java\tscript:alert(1))",
+    "[a](&#106;avascript:alert(1))",
+    "[a](&#x6A;&#x61;vascript&#58;alert(1))",
+    "[a](javascript&colon;alert(1))",
+    "[a](data:text/html;base64,PHNjcmlwdD5hbGVydCgxKTwvc2NyaXB0Pg==)",
+    "[a](DATA:text/html,<script>alert(1)</script>)",
+    "[a](vbscript:msgbox(1))",
+    "[a](VbScRiPt:msgbox(1))",
+    "[a](file:///etc/passwd)",
+    "<javascript:alert(1)>",
+    "<data:text/html,<script>alert(1)</script>>",
+    "<vbscript:msgbox(1)>",
+    "[a][r]\n\n[r]: javascript:alert(1)",
+    "[a][r]\n\n[r]: &#106;avascript:alert(1) \"t\"",
+    '[a](https://ok.example "x\\" onmouseover=\\"alert(1)")',
+    "[a](https://ok.example 'x\" onclick=\"alert(1)')",
+    "<script>alert(1)</script>",
+    "<img src=x onerror=alert(1)>",
+    "![x](javascript:alert(1))",
+    "![x](https://tracker.example/pixel.png)",
+    '![x](https://ok.example/p.png "t" onerror="alert(1)")',
+    "<svg onload=alert(1)><circle/></svg>",
+    "<a href=\"javascript:alert(1)\">x</a>",
+    "<iframe src=\"https://evil.example\"></iframe>",
+    "<div style=\"background:url(javascript:alert(1))\">x</div>",
+    "<details open ontoggle=alert(1)>",
+    "```\n<script>alert(1)</script>\n```",
+    "```js\" onmouseover=\"alert(1)\nx\n```",
+    "| a |\n|---|\n| <img src=x onerror=alert(1)> [b](javascript:alert(1)) |",
+    "*[a](javascript:alert(1))*",
+    "> [a](data:image/svg+xml;base64,PHN2Zz4=)",
+]
+
+_TAG = re.compile(r"<\s*([a-zA-Z0-9]+)([^>]*)>")
+_ATTR = re.compile(r"""([^\s=/]+)\s*=\s*("[^"]*"|'[^']*'|[^\s>]+)""")
+
+
+def _tags(html: str) -> list[tuple[str, dict[str, str]]]:
+    return [
+        (name.lower(), {key.lower(): value.strip("\"'") for key, value in _ATTR.findall(attrs)})
+        for name, attrs in _TAG.findall(html)
+    ]
+
+
+@pytest.mark.parametrize("source", XSS_CORPUS)
+def test_no_executable_url_event_handler_or_embedded_content_survives(source: str) -> None:
+    html = render(source)
+    for name, attributes in _tags(html):
+        assert name not in {"script", "img", "svg", "iframe", "style", "div", "details", "object"}, html
+        assert not any(key.startswith("on") for key in attributes), html
+        assert set(attributes) <= {"href", "title", "target", "rel", "class", "style", "start"}, html
+        if "href" in attributes:
+            assert re.match(r"(https?|mailto):", attributes["href"], re.IGNORECASE), html
+        if "style" in attributes:
+            assert re.fullmatch(r"text-align:\s*(left|right|center);?", attributes["style"]), html
+        if "class" in attributes:
+            assert re.fullmatch(r"language-\S+", attributes["class"]), html
+
+
+def test_headings_emphasis_lists_tables_code_and_links_render() -> None:
+    html = render(
+        "# Resumo\n\n**Total** e *nota*\n\n- um\n- dois\n\n1. primeiro\n\n"
+        "| Item | Valor |\n|:-----|------:|\n| Café | 5,00 |\n\n"
+        "```python\nprint('oi')\n```\n\n[Banco](https://banco.example/x?a=1&b=2) <https://ex.example>"
+    )
+    assert "<h1>Resumo</h1>" in html
+    assert "<strong>Total</strong>" in html and "<em>nota</em>" in html
+    assert "<ul>\n<li>um</li>" in html and "<ol>\n<li>primeiro</li>" in html
+    assert '<th style="text-align:left">Item</th>' in html and "<td style=\"text-align:right\">5,00</td>" in html
+    assert "<pre><code class=\"language-python\">print(&#39;oi&#39;)\n</code></pre>" in html or (
+        "<pre><code class=\"language-python\">print('oi')\n</code></pre>" in html
+    )
+    assert (
+        '<a href="https://banco.example/x?a=1&amp;b=2" target="_blank" rel="noopener noreferrer">Banco</a>' in html
+    )
+    assert '<a href="https://ex.example" target="_blank" rel="noopener noreferrer">https://ex.example</a>' in html
+
+
+def test_raw_html_from_the_model_shows_as_text() -> None:
+    assert render("Use <b>negrito</b>") == "<p>Use &lt;b&gt;negrito&lt;/b&gt;</p>"
+
+
+def test_mail_links_are_kept() -> None:
+    assert 'href="mailto:ana@example.com"' in render("[Ana](mailto:ana@example.com)")
