@@ -13,9 +13,11 @@ from collections.abc import Iterator
 from typing import Any
 
 import pytest
-from playwright.sync_api import Page, expect
+from playwright.sync_api import Page, expect, sync_playwright
 
 from tests.browser.test_chat_e2e import (  # noqa: F401 - browser_context and page are fixtures
+    CHROMIUM,
+    CHROMIUM_ARGS,
     REPLY_TIMEOUT_MS,
     browser_context,
     last_reply,
@@ -155,3 +157,34 @@ def test_the_preferences_page_turns_on_the_christian_perspective_and_edits_memor
         "Has a dog called Bento"
     ]
     shot(page, "desktop-preferences")
+
+
+@pytest.fixture
+def touch_page() -> Iterator[Page]:
+    """A phone: touch input (pointer: coarse) on the narrowest common screen, 360 px."""
+    with sync_playwright() as playwright:
+        browser = playwright.chromium.launch(executable_path=CHROMIUM, args=CHROMIUM_ARGS)
+        context = browser.new_context(viewport={"width": 360, "height": 740}, has_touch=True, is_mobile=True)
+        context.set_default_timeout(10_000)
+        yield context.new_page()
+        browser.close()
+
+
+def test_on_a_phone_enter_breaks_the_line_and_the_button_sends(touch_page: Page, live_server: Any, user: Any) -> None:
+    page = touch_page
+    sign_in(page, live_server.url)
+    start_conversation(page)
+    composer = page.get_by_test_id("composer")
+    expect(page.locator("#composer-hint")).to_have_text("Enter breaks the line; the Send button sends.")
+
+    composer.type("first line")
+    composer.press("Enter")
+    composer.type("second line")
+
+    expect(composer).to_have_value("first line\nsecond line")
+    expect(page.get_by_test_id("message")).to_have_count(0)
+    page.get_by_test_id("send").click()
+    expect(page.locator("[data-testid=message][data-role=user] .content")).to_have_text("first line\nsecond line")
+    expect(last_reply(page)).to_have_attribute("data-status", "done", timeout=REPLY_TIMEOUT_MS)
+    assert page.evaluate("document.documentElement.scrollWidth") <= 360  # nothing scrolls sideways
+    shot(page, "phone-360-touch")
