@@ -115,7 +115,7 @@ def test_a_user_sends_a_message_and_sees_the_finance_reply_after_reload(
     reply = last_reply(page)
     expect(reply).to_have_attribute("data-status", "done", timeout=REPLY_TIMEOUT_MS)
     expect(reply.locator(".badge", has_text="finance")).to_be_visible()
-    expect(reply.locator(".content")).to_contain_text("Skills: finance")
+    expect(reply.get_by_test_id("message-body")).to_contain_text("Skills: finance")
     expect(page.locator("#announcer")).to_contain_text("Assistant replied")
     expect(page.locator(".conversation-link[aria-current=page]")).to_have_text("Gastei 50 reais no mercado")
     shot(page, "desktop-reply")
@@ -190,7 +190,7 @@ def test_a_failed_reply_shows_its_error_and_can_be_retried(
     reply.get_by_role("button", name="Retry").click()
 
     expect(last_reply(page)).to_have_attribute("data-status", "done", timeout=REPLY_TIMEOUT_MS)
-    expect(last_reply(page).locator(".content")).to_contain_text("You said: Hello there")
+    expect(last_reply(page).get_by_test_id("message-body")).to_contain_text("You said: Hello there")
     expect(page.locator("#messages li[data-role=assistant]")).to_have_count(1)
 
 
@@ -217,7 +217,7 @@ def test_reloading_mid_answer_resumes_waiting_for_the_reply(
     generate_reply(queued[0])
 
     expect(last_reply(page)).to_have_attribute("data-status", "done", timeout=REPLY_TIMEOUT_MS)
-    expect(last_reply(page).locator(".content")).to_contain_text("You said: Are you there?")
+    expect(last_reply(page).get_by_test_id("message-body")).to_contain_text("You said: Are you there?")
 
 
 def test_conversations_are_listed_newest_first_and_can_be_renamed_and_deleted(
