@@ -1,72 +1,26 @@
-"""The web chat in a real headless Chromium, against a live server.
-
-Run with ``python -m pytest -m browser tests/browser`` (needs Debian's ``chromium``;
-set ``CHROMIUM_PATH`` to use another binary). Screenshots land in ``test-artifacts/browser/``.
-"""
+"""The web chat in a real headless Chromium, against the project served over ASGI (see conftest)."""
 
 from __future__ import annotations
 
-import os
 import re
-from collections.abc import Iterator
-from pathlib import Path
 from typing import Any
 
 import pytest
+from playwright.sync_api import Page, Route, expect
 
-# Playwright's sync API runs an event loop in this thread; the test still touches the ORM.
-os.environ["DJANGO_ALLOW_ASYNC_UNSAFE"] = "true"
-
-from playwright.sync_api import BrowserContext, Page, Route, expect, sync_playwright  # noqa: E402
+from tests.browser.conftest import (
+    PHONE_EN,
+    REPLY_TIMEOUT_MS,
+    SIZES,
+    clients,
+    last_reply,
+    send,
+    shot,
+    sign_in,
+    start_conversation,
+)
 
 pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
-
-REPO = Path(__file__).resolve().parents[2]
-ARTIFACTS = REPO / "test-artifacts" / "browser"
-CHROMIUM = os.environ.get("CHROMIUM_PATH", "/usr/bin/chromium")
-CHROMIUM_ARGS = [
-    "--headless=new",
-    "--no-sandbox",
-    "--disable-gpu",
-    "--disable-quic",
-    "--no-first-run",
-    "--disable-background-networking",
-    "--disable-component-update",
-    "--disable-sync",
-]
-DESKTOP = {"width": 1280, "height": 800}
-PHONE = {"width": 390, "height": 844}
-# The first message of a process also warms up language detection, which takes seconds.
-REPLY_TIMEOUT_MS = 30_000
-expect.set_options(timeout=15_000)
-
-
-@pytest.fixture
-def browser_context(tmp_path: Path) -> Iterator[BrowserContext]:
-    if not Path(CHROMIUM).exists():
-        pytest.skip(f"no Chromium at {CHROMIUM} (apt-get install -y chromium, or set CHROMIUM_PATH)")
-    ARTIFACTS.mkdir(parents=True, exist_ok=True)
-    with sync_playwright() as playwright:
-        context = playwright.chromium.launch_persistent_context(
-            user_data_dir=str(tmp_path / "chromium-profile"),
-            executable_path=CHROMIUM,
-            headless=True,
-            args=CHROMIUM_ARGS,
-            viewport=DESKTOP,
-            reduced_motion="reduce",  # no half-slid drawers in screenshots
-        )
-        context.set_default_timeout(10_000)
-        yield context
-        context.close()
-
-
-@pytest.fixture
-def page(browser_context: BrowserContext) -> Iterator[Page]:
-    page = browser_context.pages[0] if browser_context.pages else browser_context.new_page()
-    errors: list[str] = []
-    page.on("pageerror", lambda error: errors.append(str(error)))
-    yield page
-    assert not errors, f"JavaScript errors on the page: {errors}"
 
 
 @pytest.fixture
@@ -74,39 +28,10 @@ def skills(shipped_skills: None) -> None:
     """The shipped skills, so "Gastei ..." activates finance."""
 
 
-def shot(page: Page, name: str) -> None:
-    page.screenshot(path=str(ARTIFACTS / f"{name}.png"), full_page=False)
-
-
-def sign_in(page: Page, base_url: str, username: str = "ana", password: str = "pass-ana-123") -> None:
-    page.goto(f"{base_url}/")
-    expect(page).to_have_url(re.compile(r"/login/\?next=/$"))
-    page.get_by_label("Username").fill(username)
-    page.get_by_label("Password").fill(password)
-    page.get_by_role("button", name="Sign in").click()
-    expect(page).to_have_url(f"{base_url}/")
-    expect(page.locator("#app[data-ready=true]")).to_be_attached()
-
-
-def start_conversation(page: Page) -> None:
-    page.locator("#start-conversation").click()
-    expect(page).to_have_url(re.compile(r"/c/\d+/$"))
-    expect(page.get_by_label("Message", exact=True)).to_be_focused()
-
-
-def send(page: Page, text: str) -> None:
-    page.get_by_label("Message", exact=True).fill(text)
-    page.get_by_label("Message", exact=True).press("Enter")
-
-
-def last_reply(page: Page) -> Any:
-    return page.locator("#messages li[data-role=assistant]").last
-
-
 def test_a_user_sends_a_message_and_sees_the_finance_reply_after_reload(
-    page: Page, live_server: Any, user: Any, skills: None
+    page: Page, base_url: str, user: Any, skills: None
 ) -> None:
-    sign_in(page, live_server.url)
+    sign_in(page, base_url)
     start_conversation(page)
 
     send(page, "Gastei 50 reais no mercado")
@@ -130,8 +55,8 @@ def test_a_user_sends_a_message_and_sees_the_finance_reply_after_reload(
     shot(page, "desktop-after-reload")
 
 
-def test_shift_enter_breaks_the_line_and_enter_sends(page: Page, live_server: Any, user: Any) -> None:
-    sign_in(page, live_server.url)
+def test_shift_enter_breaks_the_line_and_enter_sends(page: Page, base_url: str, user: Any) -> None:
+    sign_in(page, base_url)
     start_conversation(page)
     composer = page.get_by_label("Message", exact=True)
 
@@ -147,9 +72,9 @@ def test_shift_enter_breaks_the_line_and_enter_sends(page: Page, live_server: An
     expect(last_reply(page)).to_have_attribute("data-status", "done", timeout=REPLY_TIMEOUT_MS)
 
 
-def test_a_message_holding_markup_shows_as_text(page: Page, live_server: Any, user: Any) -> None:
+def test_a_message_holding_markup_shows_as_text(page: Page, base_url: str, user: Any) -> None:
     hostile = '<script>window.__pwned = 1</script><img src=x onerror="window.__pwned = 2"> <b>bold</b>'
-    sign_in(page, live_server.url)
+    sign_in(page, base_url)
     start_conversation(page)
 
     send(page, hostile)
@@ -164,7 +89,7 @@ def test_a_message_holding_markup_shows_as_text(page: Page, live_server: Any, us
 
 
 def test_a_failed_reply_shows_its_error_and_can_be_retried(
-    page: Page, live_server: Any, user: Any, monkeypatch: pytest.MonkeyPatch
+    page: Page, base_url: str, user: Any, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     from lifeassistant import llm
 
@@ -174,7 +99,7 @@ def test_a_failed_reply_shows_its_error_and_can_be_retried(
         raise llm.LLMError("The language model is unavailable (test outage).")
 
     monkeypatch.setattr(llm, "stream_completion", unavailable)
-    sign_in(page, live_server.url)
+    sign_in(page, base_url)
     start_conversation(page)
 
     send(page, "Hello there")
@@ -195,14 +120,14 @@ def test_a_failed_reply_shows_its_error_and_can_be_retried(
 
 
 def test_reloading_mid_answer_resumes_waiting_for_the_reply(
-    page: Page, live_server: Any, user: Any, monkeypatch: pytest.MonkeyPatch
+    page: Page, base_url: str, user: Any, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     from chat import services
     from chat.tasks import generate_reply
 
     queued: list[int] = []
     monkeypatch.setattr(services, "dispatch_reply", lambda message: queued.append(message.pk))
-    sign_in(page, live_server.url)
+    sign_in(page, base_url)
     start_conversation(page)
 
     send(page, "Are you there?")
@@ -221,17 +146,17 @@ def test_reloading_mid_answer_resumes_waiting_for_the_reply(
 
 
 def test_conversations_are_listed_newest_first_and_can_be_renamed_and_deleted(
-    page: Page, live_server: Any, user: Any
+    page: Page, base_url: str, user: Any
 ) -> None:
     from chat.models import Conversation
 
     older = Conversation.objects.create(owner=user, title="Older trip plans")
     Conversation.objects.create(owner=user, title="Newer budget")
-    sign_in(page, live_server.url)
+    sign_in(page, base_url)
 
     expect(page.locator(".conversation-link")).to_have_text(["Newer budget", "Older trip plans"])
     page.get_by_role("link", name="Older trip plans").click()
-    expect(page).to_have_url(f"{live_server.url}/c/{older.pk}/")
+    expect(page).to_have_url(f"{base_url}/c/{older.pk}/")
 
     page.get_by_role("button", name="Rename").click()
     expect(page.get_by_label("Conversation title")).to_be_focused()
@@ -245,24 +170,24 @@ def test_conversations_are_listed_newest_first_and_can_be_renamed_and_deleted(
     page.once("dialog", lambda dialog: dialog.accept())
     page.get_by_role("button", name="Delete").click()
     expect(page.locator(".conversation-link")).to_have_text(["Newer budget"])
-    expect(page).to_have_url(f"{live_server.url}/")
+    expect(page).to_have_url(f"{base_url}/")
     assert not Conversation.objects.filter(pk=older.pk).exists()
 
 
-def test_signing_out_returns_to_the_sign_in_page(page: Page, live_server: Any, user: Any) -> None:
-    sign_in(page, live_server.url)
+def test_signing_out_returns_to_the_sign_in_page(page: Page, base_url: str, user: Any) -> None:
+    sign_in(page, base_url)
 
     page.get_by_role("button", name="Sign out").click()
 
-    expect(page).to_have_url(f"{live_server.url}/login/")
+    expect(page).to_have_url(f"{base_url}/login/")
     shot(page, "desktop-login")
-    page.goto(f"{live_server.url}/")
+    page.goto(f"{base_url}/")
     expect(page).to_have_url(re.compile(r"/login/\?next=/$"))
 
 
-def test_the_chat_works_at_phone_width(page: Page, live_server: Any, user: Any, skills: None) -> None:
-    page.set_viewport_size(PHONE)
-    sign_in(page, live_server.url)
+@clients([PHONE_EN])
+def test_the_chat_works_at_phone_width(page: Page, base_url: str, user: Any, skills: None) -> None:
+    sign_in(page, base_url)
     expect(page.locator("#sidebar")).not_to_be_visible()
     shot(page, "phone-empty")
     start_conversation(page)
@@ -271,7 +196,7 @@ def test_the_chat_works_at_phone_width(page: Page, live_server: Any, user: Any, 
 
     expect(last_reply(page)).to_have_attribute("data-status", "done", timeout=REPLY_TIMEOUT_MS)
     expect(last_reply(page).locator(".badge", has_text="finance")).to_be_visible()
-    assert page.evaluate("document.documentElement.scrollWidth") <= PHONE["width"]
+    assert page.evaluate("document.documentElement.scrollWidth") <= SIZES["phone"]["width"]
     shot(page, "phone-reply")
 
     page.get_by_role("button", name="Conversations").click()
@@ -285,7 +210,7 @@ def test_the_chat_works_at_phone_width(page: Page, live_server: Any, user: Any, 
 # --- Answers the offline model cannot produce (a proposed action, a throttle) are shaped in the browser. ---
 
 
-def test_pending_actions_can_be_confirmed_or_rejected(page: Page, live_server: Any, user: Any) -> None:
+def test_pending_actions_can_be_confirmed_or_rejected(page: Page, base_url: str, user: Any) -> None:
     expense = {"id": 41, "tool": "create_expense", "arguments": {"amount": 50}, "summary": "Record an expense of R$ 50"}
     bill = {"id": 42, "tool": "mark_bill_paid", "arguments": {"bill": 3}, "summary": "Mark the rent as paid"}
     status = {41: "pending", 42: "pending"}
@@ -330,7 +255,7 @@ def test_pending_actions_can_be_confirmed_or_rejected(page: Page, live_server: A
     page.route(re.compile(r".*/api/v1/messages/\d+/$"), augment_detail)
     page.route("**/api/v1/actions/41/accept/", accept_expense)
     page.route("**/api/v1/actions/42/reject/", reject_expired_bill)
-    sign_in(page, live_server.url)
+    sign_in(page, base_url)
     start_conversation(page)
     send(page, "Gastei 50 reais no mercado")
 
@@ -347,7 +272,7 @@ def test_pending_actions_can_be_confirmed_or_rejected(page: Page, live_server: A
     expect(last_reply(page).locator("[data-action-id='42']")).to_contain_text("Expired")
 
 
-def test_a_throttled_send_says_when_to_retry_and_keeps_the_text(page: Page, live_server: Any, user: Any) -> None:
+def test_a_throttled_send_says_when_to_retry_and_keeps_the_text(page: Page, base_url: str, user: Any) -> None:
     keys: list[str] = []
 
     def throttled(route: Route) -> None:
@@ -360,7 +285,7 @@ def test_a_throttled_send_says_when_to_retry_and_keeps_the_text(page: Page, live
         )
 
     page.route(re.compile(r".*/api/v1/conversations/\d+/messages/$"), throttled)
-    sign_in(page, live_server.url)
+    sign_in(page, base_url)
     start_conversation(page)
 
     send(page, "Hello")
@@ -373,9 +298,9 @@ def test_a_throttled_send_says_when_to_retry_and_keeps_the_text(page: Page, live
 
 
 def test_typing_a_slash_lists_the_commands_the_user_may_use(
-    page: Page, live_server: Any, user: Any, skills: None
+    page: Page, base_url: str, user: Any, skills: None
 ) -> None:
-    sign_in(page, live_server.url)
+    sign_in(page, base_url)
     start_conversation(page)
     composer = page.get_by_label("Message", exact=True)
 
@@ -394,11 +319,11 @@ def test_typing_a_slash_lists_the_commands_the_user_may_use(
 
 
 def test_pasted_data_becomes_an_attachment_the_user_can_open(
-    page: Page, live_server: Any, user: Any, settings: Any
+    page: Page, base_url: str, user: Any, settings: Any
 ) -> None:
     settings.LLM_MAX_INPUT_TOKENS = 1_000  # so a short paste already counts as bulky
     rows = "\n".join(f"2024-05-{day:02d},mercado,{day * 7}.50,debito" for day in range(1, 21))
-    sign_in(page, live_server.url)
+    sign_in(page, base_url)
     start_conversation(page)
 
     page.get_by_label("Message", exact=True).fill(f"Resuma estes gastos:\ndata,lugar,valor,tipo\n{rows}")

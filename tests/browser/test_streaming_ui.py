@@ -1,61 +1,21 @@
 """The web chat's streamed replies, Stop, the theme and the preferences page, in Chromium.
 
-Run with ``python -m pytest -m browser tests/browser``; the fixtures and helpers are the
-ones of ``test_chat_e2e``.
+Run with ``python -m pytest -m browser tests/browser``; fixtures and helpers are in conftest.
 """
 
 from __future__ import annotations
 
-import socket
-import threading
-import time
-from collections.abc import Iterator
 from typing import Any
 
 import pytest
-from playwright.sync_api import Page, expect, sync_playwright
+from playwright.sync_api import Page, expect
 
-from tests.browser.test_chat_e2e import (  # noqa: F401 - browser_context and page are fixtures
-    CHROMIUM,
-    CHROMIUM_ARGS,
-    REPLY_TIMEOUT_MS,
-    browser_context,
-    last_reply,
-    page,
-    send,
-    shot,
-    sign_in,
-    start_conversation,
-)
+from tests.browser.conftest import REPLY_TIMEOUT_MS, last_reply, send, shot, sign_in, start_conversation
 
 pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
 
 # The offline reply is ~50 words: a word every 100 ms leaves seconds to see its middle.
 SLOW_WORDS_SECONDS = 0.1
-
-
-@pytest.fixture
-def asgi_url(live_server: Any) -> Iterator[str]:
-    """The project served by uvicorn, as ``make run`` does. Django's live server speaks WSGI,
-    which gathers an async stream whole before sending it: no text would show mid-reply.
-    (``live_server`` is still asked for: it opens the test database to other threads.)"""
-    import uvicorn
-    from django.contrib.staticfiles.handlers import ASGIStaticFilesHandler
-    from django.core.asgi import get_asgi_application
-
-    with socket.socket() as probe:
-        probe.bind(("127.0.0.1", 0))
-        port = probe.getsockname()[1]
-    app = ASGIStaticFilesHandler(get_asgi_application())
-    server = uvicorn.Server(uvicorn.Config(app, host="127.0.0.1", port=port, log_level="warning", lifespan="off"))
-    thread = threading.Thread(target=server.run, daemon=True)
-    thread.start()
-    deadline = time.monotonic() + 10
-    while not server.started and time.monotonic() < deadline:
-        time.sleep(0.05)
-    yield f"http://127.0.0.1:{port}"
-    server.should_exit = True
-    thread.join(timeout=10)
 
 
 def reply_in_the_background(settings: Any) -> None:
@@ -65,10 +25,10 @@ def reply_in_the_background(settings: Any) -> None:
 
 
 def test_a_reply_shows_text_before_it_ends_and_escape_stops_it(
-    page: Page, asgi_url: str, user: Any, settings: Any
+    page: Page, base_url: str, user: Any, settings: Any
 ) -> None:
     reply_in_the_background(settings)
-    sign_in(page, asgi_url)
+    sign_in(page, base_url)
     start_conversation(page)
 
     send(page, "Hello there")
@@ -89,10 +49,10 @@ def test_a_reply_shows_text_before_it_ends_and_escape_stops_it(
 
 
 def test_a_reload_mid_reply_continues_the_same_text_to_the_end(
-    page: Page, asgi_url: str, user: Any, settings: Any
+    page: Page, base_url: str, user: Any, settings: Any
 ) -> None:
     reply_in_the_background(settings)
-    sign_in(page, asgi_url)
+    sign_in(page, base_url)
     start_conversation(page)
     send(page, "Are you there?")
     expect(last_reply(page).get_by_test_id("message-body")).to_contain_text(
@@ -111,9 +71,9 @@ def test_a_reload_mid_reply_continues_the_same_text_to_the_end(
     expect(page.get_by_test_id("stop")).to_be_hidden()
 
 
-def test_the_theme_follows_the_system_until_the_toggle_picks_one(page: Page, live_server: Any, user: Any) -> None:
+def test_the_theme_follows_the_system_until_the_toggle_picks_one(page: Page, base_url: str, user: Any) -> None:
     page.emulate_media(color_scheme="dark")
-    sign_in(page, live_server.url)
+    sign_in(page, base_url)
     html = page.locator("html")
     expect(html).to_have_attribute("data-theme", "dark")
 
@@ -126,14 +86,14 @@ def test_the_theme_follows_the_system_until_the_toggle_picks_one(page: Page, liv
 
 
 def test_the_preferences_page_turns_on_the_christian_perspective_and_edits_memory(
-    page: Page, live_server: Any, user: Any, shipped_skills: None
+    page: Page, base_url: str, user: Any, shipped_skills: None
 ) -> None:
     from lifeassistant.models import KnowledgeItem, Profile
 
     KnowledgeItem.objects.create(owner=user, content="Lives in Curitiba", source="user")
     KnowledgeItem.objects.create(owner=user, content="Has a dog", source="user")
-    sign_in(page, live_server.url)
-    page.goto(f"{live_server.url}/preferences/")
+    sign_in(page, base_url)
+    page.goto(f"{base_url}/preferences/")
     expect(page.locator("#preferences[data-ready=true]")).to_be_attached()
 
     spiritual = page.locator("[data-testid=pref-skill][data-skill=spiritual]")
@@ -158,33 +118,3 @@ def test_the_preferences_page_turns_on_the_christian_perspective_and_edits_memor
     ]
     shot(page, "desktop-preferences")
 
-
-@pytest.fixture
-def touch_page() -> Iterator[Page]:
-    """A phone: touch input (pointer: coarse) on the narrowest common screen, 360 px."""
-    with sync_playwright() as playwright:
-        browser = playwright.chromium.launch(executable_path=CHROMIUM, args=CHROMIUM_ARGS)
-        context = browser.new_context(viewport={"width": 360, "height": 740}, has_touch=True, is_mobile=True)
-        context.set_default_timeout(10_000)
-        yield context.new_page()
-        browser.close()
-
-
-def test_on_a_phone_enter_breaks_the_line_and_the_button_sends(touch_page: Page, live_server: Any, user: Any) -> None:
-    page = touch_page
-    sign_in(page, live_server.url)
-    start_conversation(page)
-    composer = page.get_by_test_id("composer")
-    expect(page.locator("#composer-hint")).to_have_text("Enter breaks the line; the Send button sends.")
-
-    composer.type("first line")
-    composer.press("Enter")
-    composer.type("second line")
-
-    expect(composer).to_have_value("first line\nsecond line")
-    expect(page.get_by_test_id("message")).to_have_count(0)
-    page.get_by_test_id("send").click()
-    expect(page.locator("[data-testid=message][data-role=user] .content")).to_have_text("first line\nsecond line")
-    expect(last_reply(page)).to_have_attribute("data-status", "done", timeout=REPLY_TIMEOUT_MS)
-    assert page.evaluate("document.documentElement.scrollWidth") <= 360  # nothing scrolls sideways
-    shot(page, "phone-360-touch")
