@@ -86,10 +86,15 @@ def test_the_dark_theme_chosen_by_the_toggle_is_remembered_across_a_reload(page:
 
 
 @clients([PHONE_PT, PHONE_EN])
-def test_on_a_phone_enter_breaks_the_line_and_the_send_button_sends(page: Page, base_url: str, user: Any) -> None:
+def test_on_a_phone_enter_breaks_the_line_and_the_send_button_sends(
+    page: Page, base_url: str, user: Any, client: Client
+) -> None:
     sign_in(page, base_url)
     start_conversation(page)
     composer = page.get_by_test_id("composer")
+    expect(page.locator("#composer-hint")).to_have_text(
+        text(client, "Enter breaks the line; the Send button sends.", "Enter quebra a linha; o botão Enviar envia.")
+    )
 
     composer.type("primeira linha")
     composer.press("Enter")
