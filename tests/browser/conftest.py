@@ -94,6 +94,10 @@ def base_url(live_server: Any) -> Iterator[str]:
     from django.contrib.staticfiles.handlers import ASGIStaticFilesHandler
     from django.core.asgi import get_asgi_application
 
+    from documents.language import detect_language
+
+    # Loading the language model takes seconds: done here, the first test's send does not time out.
+    detect_language("Bom dia, quanto eu gastei no mercado este mês?")
     with socket.socket() as probe:
         probe.bind(("127.0.0.1", 0))
         port = probe.getsockname()[1]

@@ -36,7 +36,9 @@ def test_a_user_sends_a_message_and_sees_the_finance_reply_after_reload(
 
     send(page, "Gastei 50 reais no mercado")
 
-    expect(page.locator("#messages li[data-role=user] .content")).to_have_text("Gastei 50 reais no mercado")
+    expect(page.locator("#messages li[data-role=user] .content")).to_have_text(
+        "Gastei 50 reais no mercado", timeout=REPLY_TIMEOUT_MS
+    )
     reply = last_reply(page)
     expect(reply).to_have_attribute("data-status", "done", timeout=REPLY_TIMEOUT_MS)
     expect(reply.locator(".badge", has_text="finance")).to_be_visible()
