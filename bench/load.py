@@ -54,6 +54,11 @@ class Api:
         self.token = token
 
     def call(self, method: str, path: str, body: Any = None, timeout: float = 60) -> tuple[int, Any]:
+        status, raw = self.raw(method, path, body, timeout)
+        return status, json.loads(raw or b"null") if status < 400 else None
+
+    def raw(self, method: str, path: str, body: Any = None, timeout: float = 60) -> tuple[int, bytes]:
+        """Status and undecoded body (the byte size of a page is a figure)."""
         data = None if body is None else json.dumps(body).encode()
         request = urllib.request.Request(self.base + path, data=data, method=method)
         request.add_header("Content-Type", "application/json")
@@ -61,9 +66,9 @@ class Api:
             request.add_header("Authorization", f"Token {self.token}")
         try:
             with urllib.request.urlopen(request, timeout=timeout) as response:
-                return response.status, json.loads(response.read() or b"null")
+                return response.status, response.read()
         except urllib.error.HTTPError as error:
-            return error.code, None
+            return error.code, b""
 
 
 # --- processes ---------------------------------------------------------------------------
@@ -178,6 +183,12 @@ def drain_phase(api: Api, clients: list[Client], timeout: float) -> list[dict[st
     return list(finished.values())
 
 
+def paste_text(kilobytes: int) -> str:
+    """A CSV paste of about ``kilobytes`` KB, as a user pastes a bank export."""
+    row = "2024-09-05,mercado,42.50\n"
+    return "Analise estes gastos:\n\n```csv\ndate,place,amount\n" + row * (kilobytes * 1024 // len(row)) + "```\n"
+
+
 def percentiles(values: list[float]) -> dict[str, float]:
     if not values:
         return {"p50": 0.0, "p90": 0.0, "p99": 0.0}
@@ -229,6 +240,74 @@ def run_level(api: Api, processes: Processes, clients_count: int, seconds: float
     }
 
 
+def latency_phase(api: Api, rounds: int, paste: str) -> dict[str, float]:
+    """POST latency against a bare DRF create of one row (a new conversation), one client,
+    interleaved in the same run so the machine's noise hits all three alike; then the byte
+    size of the first page of the thread those ``rounds`` pastes went to."""
+    short_thread = api.call("POST", "conversations/", {"title": "latency short"})[1]["id"]
+    paste_thread = api.call("POST", "conversations/", {"title": "latency paste"})[1]["id"]
+    calls = {
+        "bare": ("conversations/", {"title": "bare"}),
+        "short": (f"conversations/{short_thread}/messages/", {"content": SHORT_TEXTS[0]}),
+        "paste": (f"conversations/{paste_thread}/messages/", {"content": paste}),
+    }
+    samples: dict[str, list[float]] = {name: [] for name in calls}
+    for _ in range(rounds):
+        for name, (path, body) in calls.items():
+            t0 = time.perf_counter()
+            status, _ = api.raw("POST", path, body)
+            elapsed = time.perf_counter() - t0
+            if status in (201, 202):
+                samples[name].append(elapsed)
+    median = {name: statistics.median(values) if values else 0.0 for name, values in samples.items()}
+    status, page = api.raw("GET", f"conversations/{paste_thread}/messages/")
+    return {
+        "bare_ms": 1000 * median["bare"],
+        "short_ms": 1000 * median["short"],
+        "paste_ms": 1000 * median["paste"],
+        "short_ratio": median["short"] / median["bare"] if median["bare"] else 0.0,
+        "paste_ratio": median["paste"] / median["bare"] if median["bare"] else 0.0,
+        "first_page_kb": len(page) / 1024 if status == 200 else 0.0,
+        "pastes_in_thread": len(samples["paste"]),
+    }
+
+
+def goals_table(latency: dict[str, float], levels: list[dict[str, Any]], memory: dict[str, list[dict[str, float]]],
+                growth: float | None) -> list[str]:
+    """Each figure next to the issue's goal (a figure, never a verdict: the run does not fail)."""
+
+    def span(values: list[float], unit: str) -> str:
+        values = [v for v in values if v is not None]
+        if not values:
+            return "-"
+        low, high = min(values), max(values)
+        return f"{low:.1f} {unit}" if len(values) == 1 or f"{low:.1f}" == f"{high:.1f}" else f"{low:.1f}–{high:.1f} {unit}"
+
+    clients = "/".join(str(level["clients"]) for level in levels)
+    web_rss = [row["rss"] for row in memory["web_workers"]]
+    child_rss = [row["rss"] for row in memory["celery_children"]]
+    rows = [
+        ("POST short / bare DRF create (median)", f"{latency['short_ratio']:.2f}x "
+         f"({latency['short_ms']:.0f} / {latency['bare_ms']:.0f} ms)", "<= 2x"),
+        ("POST 40 KB paste / bare DRF create (median)", f"{latency['paste_ratio']:.2f}x "
+         f"({latency['paste_ms']:.0f} / {latency['bare_ms']:.0f} ms)", "<= 3x"),
+        ("web CPU per accepted message", span([lv["web_cpu_ms_per_message"] for lv in levels], "ms"), "<= 16 ms"),
+        ("worker CPU per reply (model's time excluded)", span([lv["worker_cpu_ms_per_reply"] for lv in levels], "ms"),
+         "<= 30 ms"),
+        (f"messages accepted/s at {clients} clients", span([lv["accepted_per_s"] for lv in levels], "/s"), ">= 60/s"),
+        (f"replies finished/s end to end at {clients} clients", span([lv["replies_per_s"] for lv in levels], "/s"),
+         ">= 30/s"),
+        ("RSS per web worker (max)", f"{max(web_rss):.0f} MiB" if web_rss else "-", "<= 150 MiB"),
+        ("RSS per Celery child (max)", f"{max(child_rss):.0f} MiB" if child_rss else "-", "<= 200 MiB"),
+        ("Celery child RSS growth", "-" if growth is None else f"{growth * 10:+.2f} MiB per 10,000 replies",
+         "<= 2 MiB per 10,000"),
+        (f"first page of a thread of {latency['pastes_in_thread']:.0f} pastes", f"{latency['first_page_kb']:.1f} KB",
+         "<= 100 KB"),
+    ]
+    width = max(len(row[0]) for row in rows)
+    return [f"  {name:<{width}}  {measured:<28} goal {goal}" for name, measured, goal in rows]
+
+
 def memory_snapshot(processes: Processes) -> dict[str, list[dict[str, float]]]:
     return {
         "web_workers": [memory_mib(pid) for pid in processes.web()],
@@ -261,6 +340,8 @@ def main() -> None:
     parser.add_argument("--clients", type=int, action="append", help="Concurrent clients (repeatable; default 8 and 32).")
     parser.add_argument("--seconds", type=float, default=20.0, help="Length of each accept phase.")
     parser.add_argument("--paste-kb", type=int, default=0, help="Every 10th message is a paste of this size (0: none).")
+    parser.add_argument("--latency-rounds", type=int, default=20,
+                        help="One-client rounds of bare create / short POST / 40 KB paste POST (medians).")
     parser.add_argument("--drain-timeout", type=float, default=300.0)
     parser.add_argument("--web-pid", type=int, help="gunicorn's master pid (memory and CPU of its workers).")
     parser.add_argument("--worker-pid", type=int, help="Celery's main pid (memory and CPU of the worker).")
@@ -272,14 +353,14 @@ def main() -> None:
         raise SystemExit(f"could not sign in as {args.username}: HTTP {status}")
     api = Api(args.url, body["token"])
     processes = Processes(args.web_pid, args.worker_pid)
-    paste = None
-    if args.paste_kb:
-        row = "2024-09-05,mercado,42.50\n"
-        paste = "Analise estes gastos:\n\n```csv\ndate,place,amount\n" + row * (args.paste_kb * 1024 // len(row)) + "```\n"
+    paste = paste_text(args.paste_kb) if args.paste_kb else None
 
     # Warm-up: every process has served and answered before memory is first read.
     warm = run_level(api, processes, 4, min(3.0, args.seconds), None, args.drain_timeout)
     print(f"warm-up: {warm['accepted']} messages, {warm['replies_done']} replies", flush=True)
+    latency = latency_phase(api, args.latency_rounds, paste_text(40))
+    print(f"latency, 1 client, {args.latency_rounds} rounds (median): bare create {latency['bare_ms']:.0f} ms, "
+          f"POST short {latency['short_ms']:.0f} ms, POST 40 KB paste {latency['paste_ms']:.0f} ms", flush=True)
     before = memory_snapshot(processes)
     levels = []
     for count in args.clients or [8, 32]:
@@ -301,8 +382,10 @@ def main() -> None:
     if growth is not None:
         print(f"Celery child RSS growth after warm-up: {growth:+.2f} MiB per 1,000 replies "
               f"(over {replies} replies)", flush=True)
+    print("figures against the goals of issue 17:", *goals_table(latency, levels, after, growth), sep="\n", flush=True)
     if args.json:
-        args.json.write_text(json.dumps({"levels": levels, "memory_before": before, "memory_after": after,
+        args.json.write_text(json.dumps({"latency": latency, "levels": levels, "memory_before": before,
+                                         "memory_after": after,
                                          "celery_child_growth_mib_per_1000": growth}, indent=2))
 
 

@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # Run the load benchmark against a real stack on this machine: an instant model, gunicorn
-# (2 sync workers, --preload), PostgreSQL, Redis and a Celery worker (concurrency 2).
-# Starts them, runs `python -m bench.load` with the arguments given, then stops them.
+# running what production runs (the ASGI app in 2 uvicorn workers, --preload), PostgreSQL,
+# Redis and a Celery worker (concurrency 2). Starts them, runs `python -m bench.load` with
+# the arguments given and `python -m bench.stored` (bytes per reply), then stops them.
 #
 #   bash bench/stack.sh --clients 8 --clients 32 --seconds 20
 #
@@ -44,7 +45,7 @@ esac
 
 "$BIN/celery" -A lifeassistant worker -c 2 -l warning --pidfile "$RUN/celery.pid" >"$RUN/celery.log" 2>&1 &
 PORT=$(free_port)
-"$BIN/gunicorn" lifeassistant.wsgi -w 2 --preload -b "127.0.0.1:$PORT" --pid "$RUN/gunicorn.pid" \
+"$BIN/gunicorn" lifeassistant.asgi:application -k uvicorn_worker.UvicornWorker -w 2 --preload -b "127.0.0.1:$PORT" --pid "$RUN/gunicorn.pid" \
   --log-level warning >"$RUN/gunicorn.log" 2>&1 &
 for _ in $(seq 1 100); do
   [ -s "$RUN/gunicorn.pid" ] && [ -s "$RUN/celery.pid" ] && "$PY" - "$PORT" <<'PY' 2>/dev/null && break
@@ -55,10 +56,11 @@ PY
 done
 # Wait until the worker's pool is up (litellm imported, children forked).
 for _ in $(seq 1 100); do
-  [ -n "$(cat /proc/"$(cat "$RUN/celery.pid")"/task/*/children 2>/dev/null)" ] && break
+  [ -s "$RUN/celery.pid" ] && [ -n "$(cat /proc/"$(cat "$RUN/celery.pid")"/task/*/children 2>/dev/null)" ] && break
   sleep 0.3
 done
 
 "$PY" -m bench.load --url "http://127.0.0.1:$PORT" --username bench --password bench-pass-123 \
   --web-pid "$(cat "$RUN/gunicorn.pid")" --worker-pid "$(cat "$RUN/celery.pid")" "$@" || {
   echo "--- gunicorn log"; tail -20 "$RUN/gunicorn.log"; echo "--- celery log"; tail -20 "$RUN/celery.log"; exit 1; }
+"$PY" -m bench.stored --username bench
