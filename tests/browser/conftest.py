@@ -23,9 +23,16 @@ import pytest
 # Playwright's sync API runs an event loop in this thread; the test still touches the ORM.
 os.environ["DJANGO_ALLOW_ASYNC_UNSAFE"] = "true"
 
-from playwright.sync_api import Browser, BrowserContext, Locator, Page, expect, sync_playwright  # noqa: E402
+from playwright.sync_api import (
+    Browser,
+    BrowserContext,
+    Locator,
+    Page,
+    expect,
+    sync_playwright,
+)
 
-from tests.live_db import django_db_modify_db_settings  # noqa: E402, F401 - the fixture, for this folder
+from tests.live_db import django_db_modify_db_settings  # noqa: F401 - the fixture, for this folder
 
 REPO = Path(__file__).resolve().parents[2]
 ARTIFACTS = REPO / "test-artifacts" / "browser"
@@ -65,7 +72,10 @@ DESKTOP_EN = Client("desktop", "en-US")
 DESKTOP_PT = Client("desktop", "pt-BR")
 PHONE_EN = Client("phone", "en-US")
 PHONE_PT = Client("phone", "pt-BR")
-SIZES = {"desktop": {"width": 1280, "height": 800}, "phone": {"width": 390, "height": 844}}
+SIZES = {
+    "desktop": {"width": 1280, "height": 800},
+    "phone": {"width": 390, "height": 844},
+}
 # Each point of the issue is covered at both sizes and in both languages overall; a test takes
 # all four combinations only where size and language both change what it checks.
 EVERY_CLIENT = [DESKTOP_PT, DESKTOP_EN, PHONE_PT, PHONE_EN]
@@ -76,7 +86,10 @@ OTHER_TWO_CLIENTS = [DESKTOP_PT, PHONE_EN]
 def clients(choices: list[Client]) -> pytest.MarkDecorator:
     """Parametrize a test's ``client`` fixture (and so its page) over ``choices``."""
     return pytest.mark.parametrize(
-        "client", choices, indirect=True, ids=[f"{choice.size}-{choice.locale}" for choice in choices]
+        "client",
+        choices,
+        indirect=True,
+        ids=[f"{choice.size}-{choice.locale}" for choice in choices],
     )
 
 
@@ -102,7 +115,11 @@ def base_url(live_server: Any) -> Iterator[str]:
         probe.bind(("127.0.0.1", 0))
         port = probe.getsockname()[1]
     app = ASGIStaticFilesHandler(get_asgi_application())
-    server = uvicorn.Server(uvicorn.Config(app, host="127.0.0.1", port=port, log_level="warning", lifespan="off"))
+    server = uvicorn.Server(
+        uvicorn.Config(
+            app, host="127.0.0.1", port=port, log_level="warning", lifespan="off"
+        )
+    )
     thread = threading.Thread(target=server.run, daemon=True)
     thread.start()
     deadline = time.monotonic() + 10
@@ -117,10 +134,14 @@ def base_url(live_server: Any) -> Iterator[str]:
 @pytest.fixture(scope="session")
 def browser() -> Iterator[Browser]:
     if not Path(CHROMIUM).exists():
-        pytest.skip(f"no Chromium at {CHROMIUM} (apt-get install -y chromium, or set CHROMIUM_PATH)")
+        pytest.skip(
+            f"no Chromium at {CHROMIUM} (apt-get install -y chromium, or set CHROMIUM_PATH)"
+        )
     ARTIFACTS.mkdir(parents=True, exist_ok=True)
     with sync_playwright() as playwright:
-        browser = playwright.chromium.launch(executable_path=CHROMIUM, headless=True, args=CHROMIUM_ARGS)
+        browser = playwright.chromium.launch(
+            executable_path=CHROMIUM, headless=True, args=CHROMIUM_ARGS
+        )
         yield browser
         browser.close()
 
@@ -132,7 +153,9 @@ def client(request: pytest.FixtureRequest) -> Client:
 
 
 @pytest.fixture
-def browser_context(browser: Browser, client: Client, base_url: str) -> Iterator[BrowserContext]:
+def browser_context(
+    browser: Browser, client: Client, base_url: str
+) -> Iterator[BrowserContext]:
     context = browser.new_context(
         viewport=SIZES[client.size],
         has_touch=client.phone,
@@ -157,7 +180,9 @@ def page(browser_context: BrowserContext) -> Iterator[Page]:
 
 def shot(page: Page, name: str) -> None:
     """A screenshot named after the test, its size and language, and ``name``."""
-    current = os.environ.get("PYTEST_CURRENT_TEST", "test").split(" ")[0].split("::")[-1]
+    current = (
+        os.environ.get("PYTEST_CURRENT_TEST", "test").split(" ")[0].split("::")[-1]
+    )
     safe = re.sub(r"[^A-Za-z0-9_.-]+", "-", f"{current}-{name}").strip("-")
     page.screenshot(path=str(ARTIFACTS / f"{safe}.png"), full_page=False)
 
@@ -176,7 +201,13 @@ def assert_accessible(page: Page, name: str) -> None:
     assert not serious, f"axe-core on {name}:\n" + "\n".join(serious)
 
 
-def sign_in(page: Page, base_url: str, username: str = "ana", password: str = "pass-ana-123", next_path: str = "/") -> None:
+def sign_in(
+    page: Page,
+    base_url: str,
+    username: str = "ana",
+    password: str = "pass-ana-123",
+    next_path: str = "/",
+) -> None:
     page.goto(f"{base_url}{next_path}")
     expect(page).to_have_url(re.compile(r"/login/\?next="))
     page.locator("input[name=username]").fill(username)

@@ -45,7 +45,9 @@ def test_sign_in_chat_and_preferences_speak_the_browsers_language_and_pass_axe(
     lang = text(client, "en", "pt-BR")
     page.goto(f"{base_url}/login/")
     expect(page.locator("html")).to_have_attribute("lang", lang)
-    expect(page.get_by_test_id("sign-in")).to_have_text(text(client, "Sign in", "Entrar"))
+    expect(page.get_by_test_id("sign-in")).to_have_text(
+        text(client, "Sign in", "Entrar")
+    )
     assert_accessible(page, "the sign-in page")
     shot(page, "sign-in")
 
@@ -53,22 +55,33 @@ def test_sign_in_chat_and_preferences_speak_the_browsers_language_and_pass_axe(
     start_conversation(page)
     expect(page.locator("html")).to_have_attribute("lang", lang)
     expect(page.get_by_test_id("composer")).to_have_attribute(
-        "placeholder", text(client, "Write a message. Type / for commands.", "Escreva uma mensagem. Digite / para ver os comandos.")
+        "placeholder",
+        text(
+            client,
+            "Write a message. Type / for commands.",
+            "Escreva uma mensagem. Digite / para ver os comandos.",
+        ),
     )
     expect(page.get_by_test_id("send")).to_have_text(text(client, "Send", "Enviar"))
     page.get_by_test_id("composer").fill("Olá")
     page.get_by_test_id("send").click()
-    expect(last_reply(page)).to_have_attribute("data-status", "done", timeout=REPLY_TIMEOUT_MS)
+    expect(last_reply(page)).to_have_attribute(
+        "data-status", "done", timeout=REPLY_TIMEOUT_MS
+    )
     in_both_themes(page, "chat")
 
     page.goto(f"{base_url}/preferences/")
     expect(page.locator("#preferences[data-ready=true]")).to_be_attached()
     expect(page.locator("html")).to_have_attribute("lang", lang)
-    expect(page.get_by_test_id("pref-save")).to_have_text(text(client, "Save", "Salvar"))
+    expect(page.get_by_test_id("pref-save")).to_have_text(
+        text(client, "Save", "Salvar")
+    )
     in_both_themes(page, "preferences")
 
 
-def test_the_dark_theme_chosen_by_the_toggle_is_remembered_across_a_reload(page: Page, base_url: str, user: Any) -> None:
+def test_the_dark_theme_chosen_by_the_toggle_is_remembered_across_a_reload(
+    page: Page, base_url: str, user: Any
+) -> None:
     page.emulate_media(color_scheme="light")
     sign_in(page, base_url)
     html = page.locator("html")
@@ -79,7 +92,9 @@ def test_the_dark_theme_chosen_by_the_toggle_is_remembered_across_a_reload(page:
     page.reload()
 
     expect(html).to_have_attribute("data-theme", "dark")
-    expect(page.get_by_test_id("theme-toggle")).to_have_attribute("aria-pressed", "true")
+    expect(page.get_by_test_id("theme-toggle")).to_have_attribute(
+        "aria-pressed", "true"
+    )
     # The choice holds on the other pages too.
     page.goto(f"{base_url}/preferences/")
     expect(html).to_have_attribute("data-theme", "dark")
@@ -93,7 +108,11 @@ def test_on_a_phone_enter_breaks_the_line_and_the_send_button_sends(
     start_conversation(page)
     composer = page.get_by_test_id("composer")
     expect(page.locator("#composer-hint")).to_have_text(
-        text(client, "Enter breaks the line; the Send button sends.", "Enter quebra a linha; o botão Enviar envia.")
+        text(
+            client,
+            "Enter breaks the line; the Send button sends.",
+            "Enter quebra a linha; o botão Enviar envia.",
+        )
     )
 
     composer.type("primeira linha")
@@ -104,18 +123,26 @@ def test_on_a_phone_enter_breaks_the_line_and_the_send_button_sends(
     expect(page.get_by_test_id("message")).to_have_count(0)
     page.get_by_test_id("send").tap()
     expect(last_user_message(page)).to_contain_text("primeira linha\nsegunda linha")
-    expect(last_reply(page)).to_have_attribute("data-status", "done", timeout=REPLY_TIMEOUT_MS)
+    expect(last_reply(page)).to_have_attribute(
+        "data-status", "done", timeout=REPLY_TIMEOUT_MS
+    )
     expect(composer).to_have_value("")
 
 
 @clients([PHONE_PT, PHONE_EN])
-def test_nothing_scrolls_sideways_at_360_pixels(page: Page, base_url: str, user: Any) -> None:
+def test_nothing_scrolls_sideways_at_360_pixels(
+    page: Page, base_url: str, user: Any
+) -> None:
     page.set_viewport_size({"width": 360, "height": 740})
     sign_in(page, base_url)
     start_conversation(page)
-    page.get_by_test_id("composer").fill("Uma palavra-muito-comprida-" * 8 + "\n" + "linha " * 60)
+    page.get_by_test_id("composer").fill(
+        "Uma palavra-muito-comprida-" * 8 + "\n" + "linha " * 60
+    )
     page.get_by_test_id("send").tap()
-    expect(last_reply(page)).to_have_attribute("data-status", "done", timeout=REPLY_TIMEOUT_MS)
+    expect(last_reply(page)).to_have_attribute(
+        "data-status", "done", timeout=REPLY_TIMEOUT_MS
+    )
 
     wide = "Math.max(document.documentElement.scrollWidth, document.body.scrollWidth)"
     assert page.evaluate(wide) <= 360, "the chat scrolls sideways at 360 px"

@@ -89,7 +89,9 @@ def test_a_reply_renders_its_markdown_and_its_code_and_text_can_be_copied(
     sign_in(page, base_url)
     start_conversation(page)
 
-    body = reply_with(page, scripted_llm, MARKDOWN_REPLY, "Resuma meus gastos").get_by_test_id("message-body")
+    body = reply_with(
+        page, scripted_llm, MARKDOWN_REPLY, "Resuma meus gastos"
+    ).get_by_test_id("message-body")
 
     expect(body.locator("h2")).to_have_text("Resumo do mês")
     expect(body.locator("strong")).to_have_text("R$ 320,00")
@@ -155,15 +157,21 @@ def test_a_reply_taller_than_the_screen_folds_behind_show_more(
 ) -> None:
     sign_in(page, base_url)
     start_conversation(page)
-    long_reply = "\n\n".join(f"Parágrafo {number}: uma linha de texto." for number in range(1, 120))
+    long_reply = "\n\n".join(
+        f"Parágrafo {number}: uma linha de texto." for number in range(1, 120)
+    )
 
     answer = reply_with(page, scripted_llm, long_reply, "Escreva bastante")
 
     more = answer.get_by_test_id("show-more")
     expect(more).to_be_visible()
     expect(more).to_have_attribute("aria-expanded", "false")
-    height = answer.locator(".bubble").evaluate("node => node.getBoundingClientRect().height")
-    assert height <= page.viewport_size["height"], f"a folded bubble is {height} px tall"
+    height = answer.locator(".bubble").evaluate(
+        "node => node.getBoundingClientRect().height"
+    )
+    assert height <= page.viewport_size["height"], (
+        f"a folded bubble is {height} px tall"
+    )
     more.click()
     expect(more).to_have_attribute("aria-expanded", "true")
     expect(answer.get_by_test_id("message-body")).to_contain_text("Parágrafo 119")

@@ -10,7 +10,14 @@ from typing import Any
 import pytest
 from playwright.sync_api import Page, expect
 
-from tests.browser.conftest import REPLY_TIMEOUT_MS, last_reply, send, shot, sign_in, start_conversation
+from tests.browser.conftest import (
+    REPLY_TIMEOUT_MS,
+    last_reply,
+    send,
+    shot,
+    sign_in,
+    start_conversation,
+)
 
 pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
 
