@@ -60,6 +60,10 @@ def litellm_module() -> ModuleType:
     # Llama-family names would otherwise download a Hugging Face tokenizer (and stall offline).
     litellm.disable_hf_tokenizer_download = True
     litellm.suppress_debug_info = True
+    # Otherwise every streamed chunk is handed to litellm's logging thread pool, for
+    # callbacks this project does not register: ~30% of a streamed reply's worker CPU
+    # (manage.py benchmark --section streaming). The end-of-stream success log still runs.
+    litellm.disable_streaming_logging = True
     from .offline_model import register_offline_provider  # needs litellm: imported with it
 
     register_offline_provider(litellm, OFFLINE_PROVIDER)
