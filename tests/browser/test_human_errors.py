@@ -1,0 +1,100 @@
+"""What a person sees when something goes wrong: a failed reply in plain words with Retry,
+and a session that ended while they were typing."""
+
+from __future__ import annotations
+
+import re
+from typing import Any
+
+import pytest
+from playwright.sync_api import Page, expect
+
+from tests.browser.conftest import (
+    DESKTOP_EN,
+    DESKTOP_PT,
+    PHONE_EN,
+    PHONE_PT,
+    REPLY_TIMEOUT_MS,
+    Client,
+    clients,
+    last_reply,
+    send,
+    shot,
+    sign_in,
+    start_conversation,
+    text,
+)
+
+pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
+
+
+@clients([PHONE_PT, DESKTOP_EN])
+def test_a_failed_reply_says_what_happened_in_the_users_language_and_retries(
+    page: Page,
+    base_url: str,
+    user: Any,
+    client: Client,
+    scripted_llm: Any,
+    settings: Any,
+) -> None:
+    settings.LLM_MAX_RETRIES = 0
+    scripted_llm.reply_error(
+        503, "upstream overloaded: provider trace id 7f3a", times=3
+    )
+    sign_in(page, base_url)
+    start_conversation(page)
+
+    send(page, "Quanto gastei este mês?")
+
+    reply = last_reply(page)
+    expect(reply).to_have_attribute("data-status", "failed", timeout=REPLY_TIMEOUT_MS)
+    expect(reply.locator(".error")).to_have_text(
+        re.compile(
+            text(
+                client,
+                "The assistant (is unavailable right now|could not answer this time|did not answer in time).",
+                "O assistente (está indisponível no momento|não conseguiu responder desta vez|não respondeu a tempo).",
+            )
+        )
+    )
+    # The provider's words and the error's class stay in the logs.
+    expect(reply).not_to_contain_text("7f3a")
+    expect(reply).not_to_contain_text("Error")
+    shot(page, "failed")
+
+    while scripted_llm.pending:  # the outage is over
+        scripted_llm.next_reply({})
+    scripted_llm.reply_text("Você gastou R$ 320,00.")
+    reply.get_by_test_id("retry").click()
+
+    expect(last_reply(page)).to_have_attribute(
+        "data-status", "done", timeout=REPLY_TIMEOUT_MS
+    )
+    expect(last_reply(page).get_by_test_id("message-body")).to_have_text(
+        "Você gastou R$ 320,00."
+    )
+    expect(page.locator("[data-testid=message][data-role=assistant]")).to_have_count(1)
+
+
+@clients([DESKTOP_PT, PHONE_EN])
+def test_an_expired_session_keeps_the_draft_and_returns_to_the_same_conversation(
+    page: Page, base_url: str, user: Any
+) -> None:
+    sign_in(page, base_url)
+    start_conversation(page)
+    conversation_url = page.url
+    page.get_by_test_id("composer").fill("Rascunho que não pode se perder")
+
+    page.context.clear_cookies()  # the session ends while the person is typing
+    page.get_by_test_id("send").click()
+
+    expect(page).to_have_url(re.compile(r"/login/\?next="))
+    page.locator("input[name=username]").fill("ana")
+    page.locator("input[name=password]").fill("pass-ana-123")
+    page.get_by_test_id("sign-in").click()
+
+    expect(page).to_have_url(conversation_url)
+    expect(page.get_by_test_id("composer")).to_have_value(
+        "Rascunho que não pode se perder"
+    )
+    shot(page, "draft-kept")
