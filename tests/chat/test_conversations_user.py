@@ -9,7 +9,7 @@ from typing import Any
 import pytest
 from rest_framework.test import APIClient
 
-from chat.models import PendingAction
+from chat.models import Conversation, PendingAction
 from lifeassistant.models import Expense, Profile
 
 pytestmark = pytest.mark.django_db
@@ -191,3 +191,16 @@ def test_a_spanish_speaker_gets_spanish_fixed_texts(scripted_llm: Any, say: Any)
     scripted_llm.reply_text("Listo.")
     say("sí, agrégalo")
     assert PendingAction.objects.get().status == "executed"
+
+
+def test_saving_a_stale_conversation_keeps_the_skills_a_message_turned_on(user: Any) -> None:
+    """Issue 13, item 5: a rename that read the row before a message keeps that message's skills."""
+    conversation = Conversation.objects.create(owner=user, title="Old")
+    stale = Conversation.objects.get(pk=conversation.pk)
+    Conversation.objects.filter(pk=conversation.pk).update(active_skills=["finance"], messages_since_detection=0)
+
+    stale.title = "Renamed"
+    stale.save()
+
+    saved = Conversation.objects.get(pk=conversation.pk)
+    assert (saved.title, saved.active_skills) == ("Renamed", ["finance"])
