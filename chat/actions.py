@@ -176,7 +176,7 @@ def apply_confirmation(
     if confirmation is None:
         return None
     intent = confirmation.intent
-    replies = Message.objects.filter(conversation=conversation, role=Message.Role.ASSISTANT)
+    replies = Message.objects.filter(conversation=conversation, role=Message.Role.ASSISTANT, superseded_at__isnull=True)
     if reply is not None:
         replies = replies.exclude(pk=reply.pk)
     previous = replies.order_by("-created_at", "-id").first()
@@ -258,6 +258,12 @@ def withdraw_for_failed_reply(message: Message) -> int:
 def withdraw_for_stopped_reply(message: Message) -> int:
     """A reply the user stopped proposes nothing: its proposals expire, never run."""
     return _withdraw(message, "The user stopped the reply that proposed it.")
+
+
+def withdraw_for_superseded_reply(message: Message) -> int:
+    """A regenerated reply, or the reply to an edited message, is out of the thread: its
+    proposals expire, so a "sim" cannot run an offer the user no longer sees."""
+    return _withdraw(message, "The reply that proposed it was replaced.")
 
 
 def _withdraw(message: Message, reason: str) -> int:

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import logging
 from datetime import timedelta
 import re
 from decimal import Decimal
@@ -16,13 +17,21 @@ from lifeassistant import llm, tokens
 from .light_context_store import remember_round
 from .limits import bounded
 from .actions import is_proposal, propose, replayed_proposal, withdraw_for_failed_reply, withdraw_for_stopped_reply
-from .models import Message, PendingAction, ToolCall
+from .models import Conversation, Message, PendingAction, ToolCall
+from .titles import model_title, title_prompt
 from .confirmation import confirmation_intent
 from .history import fit_history, group_turns
 from .reply_progress import clear_events, new_progress, publish_final, publish_status
 from .tool_loop import LoopResult, ToolResult, run_tool_loop
 from lifeassistant.tools import REGISTRY, ToolContext
 from lifeassistant.tools.registry import ToolOutcome, parse_arguments
+
+logger = logging.getLogger(__name__)
+
+# The title call is a nicety run while the user waits for the final event: a short
+# budget, no retries; the first message's title stays when it fails.
+TITLE_TIMEOUT_SECONDS = 5.0
+TITLE_MAX_TOKENS = 24
 
 
 def claim(message_id: int, *, redelivered: bool = False) -> Message | None:
@@ -95,12 +104,13 @@ def answer(message: Message, *, restarted: bool = False) -> None:
         )
     finally:
         progress.flush()
-    store_answer(message, result)
+    if store_answer(message, result):
+        name_conversation(message, result.content)
     publish_final(message.pk)
 
 
-def store_answer(message: Message, result: LoopResult) -> None:
-    """The answer and its usage: done, or kept as the text so far of a stopped reply."""
+def store_answer(message: Message, result: LoopResult) -> bool:
+    """The answer and its usage: done (True), or kept as the text so far of a stopped reply."""
     fields: dict[str, Any] = {
         "content": bounded(result.content, settings.REPLY_MAX_CHARS),
         "model": result.model or settings.LLM_MODEL,
@@ -113,10 +123,45 @@ def store_answer(message: Message, result: LoopResult) -> None:
     )
     if finished:
         remember_round(message)
-        return
+        return True
     # Stopped by the user (perhaps while the last words arrived): keep what was said.
     Message.objects.filter(pk=message.pk, status=Message.Status.CANCELLED).update(**fields)
     withdraw_for_stopped_reply(message)
+    return False
+
+
+def name_conversation(message: Message, reply: str) -> None:
+    """Let the model title a conversation after its first reply, when one is configured.
+
+    Only a title made from the first message (``title_source`` "message") is replaced:
+    one the user set stays, and the update re-checks that, so a rename meanwhile wins.
+    Offline, the first message's title stays. A failure is logged, never the reply's.
+    """
+    conversation = message.conversation
+    user_message = message.reply_to
+    if conversation.title_source != Conversation.TitleSource.MESSAGE or user_message is None or llm.is_offline():
+        return
+    earlier = Message.objects.filter(
+        conversation=conversation, role=Message.Role.USER, superseded_at__isnull=True, created_at__lt=user_message.created_at
+    )
+    if earlier.exists():
+        return  # not the first exchange
+    try:
+        response = llm.completion(
+            title_prompt(user_text(user_message), reply),
+            temperature=0.2,
+            timeout=TITLE_TIMEOUT_SECONDS,
+            max_retries=0,
+            max_tokens=TITLE_MAX_TOKENS,
+        )
+        title = model_title(response.choices[0].message.content or "")
+    except Exception:
+        logger.warning("title for conversation %s not generated", conversation.pk, exc_info=True)
+        return
+    if title:
+        Conversation.objects.filter(pk=conversation.pk, title_source=Conversation.TitleSource.MESSAGE).update(
+            title=title, title_source=Conversation.TitleSource.MODEL
+        )
 
 
 def execute_tool_call(
@@ -181,7 +226,7 @@ def build_llm_messages(message: Message) -> list[dict[str, Any]]:
     """
     user_message = message.reply_to
     history = list(
-        Message.objects.filter(conversation=message.conversation, status=Message.Status.DONE)
+        Message.objects.filter(conversation=message.conversation, status=Message.Status.DONE, superseded_at__isnull=True)
         .exclude(pk__in=[message.pk, user_message.pk if user_message else 0])
         .filter(created_at__lte=message.created_at)
         .prefetch_related("tool_calls")
@@ -231,7 +276,7 @@ def _offered_tools(message: Message) -> list[dict[str, Any]]:
 def _opening(message: Message, history: list[Message]) -> tuple[str, bool]:
     """The conversation's first user message, and whether ``history`` starts with it."""
     first = (
-        Message.objects.filter(conversation=message.conversation, role=Message.Role.USER)
+        Message.objects.filter(conversation=message.conversation, role=Message.Role.USER, superseded_at__isnull=True)
         .order_by("created_at", "id")
         .only("content", "intent")
         .first()

@@ -16,7 +16,14 @@ class Conversation(models.Model):
     owner = models.ForeignKey(
         settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="conversations", db_index=False
     )
+    class TitleSource(models.TextChoices):
+        NONE = "", "none"
+        MESSAGE = "message", "the first message"  # the offline heuristic; the model may replace it
+        MODEL = "model", "the model"
+        USER = "user", "the user"  # never replaced
+
     title = models.CharField(max_length=200, blank=True)
+    title_source = models.CharField(max_length=8, choices=TitleSource.choices, default=TitleSource.NONE, blank=True)
     created_at = models.DateTimeField(auto_now_add=True)
     updated_at = models.DateTimeField(auto_now=True)
     # Skill inertia (skills architecture §5.3): what is active and for how long it stays.
@@ -106,8 +113,9 @@ class Message(models.Model):
     conversation = models.ForeignKey(Conversation, on_delete=models.CASCADE, related_name="messages", db_index=False)
     role = models.CharField(max_length=16, choices=Role.choices)
     status = models.CharField(max_length=16, choices=Status.choices, default=Status.DONE)
-    reply_to = models.OneToOneField(
-        "self", on_delete=models.CASCADE, null=True, blank=True, related_name="reply"
+    # A user message has one live reply (constraint below); regenerated ones stay, superseded.
+    reply_to = models.ForeignKey(
+        "self", on_delete=models.CASCADE, null=True, blank=True, related_name="replies"
     )
     content = models.TextField(blank=True, help_text="What the user wrote, or the assistant's answer (the text so far while it runs).")
     intent = models.TextField(blank=True, help_text="The clean intent derived from a user message.")
@@ -132,6 +140,10 @@ class Message(models.Model):
     created_at = models.DateTimeField(auto_now_add=True)
     started_at = models.DateTimeField(null=True, blank=True)
     finished_at = models.DateTimeField(null=True, blank=True)
+    superseded_at = models.DateTimeField(
+        null=True, blank=True,
+        help_text="When a regenerated reply or an edited message replaced it: kept, but out of the thread and the model's history.",
+    )
 
     # A prompt given through ``system_prompt`` and not yet stored (see save()).
     _prompt_to_store: Prompt | None = None
@@ -141,6 +153,11 @@ class Message(models.Model):
         indexes = [
             models.Index(fields=["conversation", "created_at", "id"], name="msg_conv_created"),
             models.Index(fields=["status", "created_at"], name="msg_status_created"),
+        ]
+        constraints = [
+            models.UniqueConstraint(
+                fields=["reply_to"], condition=models.Q(superseded_at__isnull=True), name="msg_one_live_reply"
+            )
         ]
 
     def __str__(self) -> str:

@@ -16,6 +16,7 @@ from typing import TYPE_CHECKING, Any
 
 from django.conf import settings
 from django.db import IntegrityError, transaction
+from django.db.models import prefetch_related_objects
 from django.utils import timezone, translation
 from django.utils.translation import gettext as _
 
@@ -38,7 +39,12 @@ from lifeassistant.models import Profile
 from skills.catalog_prompt import skills_prompt
 from skills.services import Catalog, SkillPlan, current_catalog, plan_skills, route_if_unmatched
 
-from .actions import apply_confirmation, withdraw_for_failed_reply, withdraw_for_stopped_reply
+from .actions import (
+    apply_confirmation,
+    withdraw_for_failed_reply,
+    withdraw_for_stopped_reply,
+    withdraw_for_superseded_reply,
+)
 from .answering import fail
 from .reply_progress import clear_events, publish_final
 from .commands import CommandPlan, plan_commands
@@ -46,10 +52,11 @@ from .language import SUPPORTED, django_language, fallback_language
 from .limits import bounded
 from .memory import memory_section
 from .light_context_store import context_tools, prompt_section_for
-from .models import lock_conversation, Conversation, IdempotencyRecord, Message
+from .models import lock_conversation, Conversation, IdempotencyRecord, Message, ToolCall
 from .preprocessor import PreprocessingResult
 from .preprocessor import execute as preprocess
 from .tasks import queue_reply
+from .titles import heuristic_title
 
 if TYPE_CHECKING:
     from django.contrib.auth.models import User
@@ -69,6 +76,13 @@ class IdempotencyConflict(Exception):
     """The Idempotency-Key was already used with a different request."""
 
 
+class TurnConflict(Exception):
+    """The message cannot be regenerated or edited now; the text says why (for a 409)."""
+
+
+ENDED = (Message.Status.DONE, Message.Status.FAILED, Message.Status.CANCELLED)
+
+
 @dataclass(frozen=True)
 class Understood:
     """What steps 1–2 made of the message: its commands, intent, documents and language."""
@@ -86,13 +100,22 @@ class Understood:
 
 
 def submit_message(
-    *, user: User, conversation: Conversation, content: str, accept_language: str | None = None
+    *,
+    user: User,
+    conversation: Conversation,
+    content: str,
+    accept_language: str | None = None,
+    replacing: Message | None = None,
 ) -> Submission:
     """Store the user's message and its reply, queueing the reply task when the model must answer.
 
     ``accept_language`` (the request's header) decides the language of a first message
     too short to tell its own, when neither the conversation nor the profile has one.
+    ``replacing`` is the user message an edit replaces: it and its reply are superseded
+    in the same transaction (``TurnConflict`` when it is no longer editable).
     """
+    if replacing is not None:
+        check_editable(replacing)  # before the model calls below; again under the lock
     profile = profile_for(user, conversation)
     catalog = current_catalog()
     understood = understand(
@@ -102,7 +125,14 @@ def submit_message(
     # A deadlock or serialization failure rolls the whole transaction back: once more.
     user_message, assistant_message = retry_once_on_conflict(
         lambda: store_turn(
-            understood, user=user, conversation=conversation, profile=profile, catalog=catalog, routed=routed, content=content
+            understood,
+            user=user,
+            conversation=conversation,
+            profile=profile,
+            catalog=catalog,
+            routed=routed,
+            content=content,
+            replacing=replacing,
         )
     )
     follow_language(profile, understood.analysis.language)
@@ -118,6 +148,7 @@ def store_turn(
     catalog: Catalog,
     routed: str | None,
     content: str,
+    replacing: Message | None = None,
 ) -> tuple[Message, Message]:
     """Steps 3–7 in one transaction: route with inertia, store the message and its
     documents, build the system prompt, store the pending reply, apply a typed
@@ -126,6 +157,8 @@ def store_turn(
         # Locking the conversation serialises its messages, so the skill-inertia state
         # is read and written atomically (lock order: conversation, then actions).
         locked = lock_conversation(conversation.pk)
+        if replacing is not None:
+            supersede_turn(replacing)
         previous_skills = list(locked.active_skills or [])
         listed = conversation_documents(locked)
         plan = detect_and_compose(understood, conversation=locked, profile=profile, routed=routed, listed=listed)
@@ -346,8 +379,10 @@ def save_conversation_state(conversation: Conversation, plan: SkillPlan, *, unde
         conversation.language = language
         fields.append("language")
     if not conversation.title:
-        conversation.title = _title_from(content)
-        fields.append("title")
+        # The request in the first message, until the reply task asks the model (if any).
+        conversation.title = heuristic_title(understood.analysis.intent or content)
+        conversation.title_source = Conversation.TitleSource.MESSAGE
+        fields += ["title", "title_source"]
     if fields:
         conversation.save(update_fields=[*fields, "updated_at"])
 
@@ -384,7 +419,7 @@ def dispatch_reply(assistant_message: Message) -> None:
 
 def can_retry(message: Message) -> bool:
     """A failed reply can be retried, and so can one stuck longer than a task may run."""
-    if message.role != Message.Role.ASSISTANT:
+    if message.role != Message.Role.ASSISTANT or message.superseded_at is not None:
         return False
     if message.status == Message.Status.FAILED:
         return True
@@ -439,6 +474,90 @@ def cancel_reply(assistant_message: Message) -> Message:
     return Message.objects.prefetch_related("tool_calls", "documents", "pending_actions").get(pk=assistant_message.pk)
 
 
+def live_messages(conversation_id: int) -> Any:
+    """The conversation's messages in its thread: superseded ones are kept but left out."""
+    return Message.objects.filter(conversation_id=conversation_id, superseded_at__isnull=True)
+
+
+def last_live(conversation_id: int, role: str) -> Message | None:
+    return live_messages(conversation_id).filter(role=role).order_by("-created_at", "-id").first()
+
+
+def check_regenerable(reply: Message) -> None:
+    """A reply can be regenerated when it is the conversation's last one and it has ended."""
+    last = last_live(reply.conversation_id, Message.Role.ASSISTANT)
+    if reply.role != Message.Role.ASSISTANT or reply.reply_to_id is None or last is None or last.pk != reply.pk:
+        raise TurnConflict(_("Only the conversation's last reply can be regenerated."))
+    if reply.status not in ENDED:
+        raise TurnConflict(_("This reply is still being written; stop it before regenerating it."))
+
+
+def check_editable(user_message: Message) -> None:
+    """A message can be edited when it is the user's last one and its reply has ended."""
+    last = last_live(user_message.conversation_id, Message.Role.USER)
+    if user_message.role != Message.Role.USER or last is None or last.pk != user_message.pk:
+        raise TurnConflict(_("Only your last message in the conversation can be edited."))
+    if live_messages(user_message.conversation_id).filter(reply_to=user_message).exclude(status__in=ENDED).exists():
+        raise TurnConflict(_("Its reply is still being written; stop it before editing the message."))
+
+
+def supersede(messages: list[Message]) -> None:
+    """Take messages out of the thread, keeping them; what their replies proposed expires,
+    so a later "sim" cannot run an offer the user no longer sees."""
+    now = timezone.now()
+    Message.objects.filter(pk__in=[m.pk for m in messages]).update(superseded_at=now)
+    for message in messages:
+        message.superseded_at = now
+        if message.role == Message.Role.ASSISTANT:
+            withdraw_for_superseded_reply(message)
+
+
+def supersede_turn(user_message: Message) -> None:
+    """Under the conversation's lock: check the edit still applies and supersede the
+    message with its reply."""
+    check_editable(user_message)
+    supersede([user_message, *live_messages(user_message.conversation_id).filter(reply_to=user_message)])
+
+
+def regenerate_reply(reply: Message) -> Submission:
+    """Supersede the conversation's last reply and queue a new one to the same user message.
+
+    The new reply keeps the old one's plan (skills, tools, prompt): the question did not
+    change. Actions the user confirmed with that message already ran; their outcomes
+    (tool calls of iteration 0) are copied so the model sees them again, not run again.
+    ``TurnConflict`` when ``reply`` is not the last one or still runs.
+    """
+    with transaction.atomic():
+        locked = lock_conversation(reply.conversation_id)
+        old = Message.objects.select_related("reply_to").get(pk=reply.pk)
+        check_regenerable(old)
+        supersede([old])
+        new = Message.objects.create(
+            conversation=locked,
+            role=Message.Role.ASSISTANT,
+            status=Message.Status.PENDING,
+            reply_to_id=old.reply_to_id,
+            language=old.language,
+            active_skills=old.active_skills,
+            skill_reason=old.skill_reason,
+            tools_offered=old.tools_offered,
+            temperature=old.temperature,
+            prompt_id=old.prompt_id,
+            fixed_tokens=old.fixed_tokens,
+            monolithic_fixed_tokens=old.monolithic_fixed_tokens,
+        )
+        confirmed = list(old.tool_calls.filter(iteration=0))
+        for call in confirmed:
+            call.pk, call.message = None, new
+        ToolCall.objects.bulk_create(confirmed)
+        remember_relations(new, tool_calls=confirmed)
+        dispatch_reply(new)
+    user_message = old.reply_to
+    assert user_message is not None  # check_regenerable refused a reply to nothing
+    prefetch_related_objects([user_message], *RELATIONS)
+    return Submission(user_message, new)
+
+
 def request_fingerprint(*, conversation_id: int, body: Any) -> str:
     """A stable hash of what a create request asked for, to tell a retry from a reuse."""
     canonical = json.dumps({"conversation": conversation_id, "body": body}, sort_keys=True, ensure_ascii=False)
@@ -488,9 +607,3 @@ def submit_message_once(
             raise
         return stored, False
     return body, True
-
-
-def _title_from(content: str) -> str:
-    words = " ".join(content.split())
-    return words if len(words) <= 60 else words[:59].rstrip() + "…"
-

@@ -137,6 +137,7 @@ def completion(
     response_format: dict[str, Any] | None = None,
     timeout: float | None = None,
     max_retries: int | None = None,
+    max_tokens: int | None = None,
 ) -> ModelResponse:
     """Call the configured model, retrying transient provider errors with backoff.
 
@@ -148,6 +149,8 @@ def completion(
     kwargs = _call_arguments(
         messages, tools=tools, temperature=temperature, note=note, response_format=response_format, timeout=timeout
     )
+    if max_tokens is not None:
+        kwargs["max_tokens"] = max_tokens
     response: ModelResponse = _with_retries(kwargs, max_retries)
     return response
 

@@ -40,6 +40,8 @@ urlpatterns = [
     path("messages/<int:pk>/", views.MessageDetailView.as_view(), name="message-detail"),
     path("messages/<int:pk>/retry/", views.MessageRetryView.as_view(), name="message-retry"),
     path("messages/<int:pk>/cancel/", views.MessageCancelView.as_view(), name="message-cancel"),
+    path("messages/<int:pk>/regenerate/", views.MessageRegenerateView.as_view(), name="message-regenerate"),
+    path("messages/<int:pk>/edit/", views.MessageEditView.as_view(), name="message-edit"),
     path("messages/<int:pk>/events/", streaming.reply_events, name="message-events"),
     *router.urls,
 ]

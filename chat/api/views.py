@@ -34,7 +34,9 @@ from ..throttling import MessageRateThrottle, sign_in_throttles
 from ..services import (
     IdempotencyConflict,
     Submission,
+    TurnConflict,
     cancel_reply,
+    regenerate_reply,
     request_fingerprint,
     retry_reply,
     submit_message,
@@ -114,7 +116,19 @@ class ConversationViewSet(
         return owned_conversations(request_user(self.request))
 
     def perform_create(self, serializer: BaseSerializer[Conversation]) -> None:
-        serializer.save(owner=self.request.user)
+        serializer.save(owner=self.request.user, **title_source(serializer))
+
+    def perform_update(self, serializer: BaseSerializer[Conversation]) -> None:
+        serializer.save(**title_source(serializer))
+
+
+def title_source(serializer: BaseSerializer[Conversation]) -> dict[str, str]:
+    """A title the user writes is theirs: generated titles never replace it. Clearing it
+    lets the next message name the conversation again."""
+    if "title" not in serializer.validated_data:
+        return {}
+    source = Conversation.TitleSource.USER if serializer.validated_data["title"] else Conversation.TitleSource.NONE
+    return {"title_source": source}
 
 
 IDEMPOTENCY_PARAMETER = OpenApiParameter(
@@ -143,7 +157,10 @@ class ConversationMessagesView(generics.ListCreateAPIView):
         return get_object_or_404(owned_conversations(request_user(self.request)), pk=self.kwargs["conversation_id"])
 
     def get_queryset(self) -> QuerySet[Message]:
-        return owned_messages(request_user(self.request)).filter(conversation=self.conversation())
+        # Superseded turns (regenerated, edited) stay in the database, out of the thread.
+        return owned_messages(request_user(self.request)).filter(
+            conversation=self.conversation(), superseded_at__isnull=True
+        )
 
     def get_serializer_context(self) -> dict[str, Any]:
         # The list shows long user messages as previews; the detail view has them whole.
@@ -246,6 +263,59 @@ class MessageCancelView(APIView):
         if message.role != Message.Role.ASSISTANT:
             return Response({"detail": _("Only an assistant reply can be stopped.")}, status=status.HTTP_409_CONFLICT)
         return Response(MessageSerializer(cancel_reply(message)).data)
+
+
+class MessageRegenerateView(APIView):
+    """Answer the last user message again (throttled with the message rate).
+
+    ``id`` is the conversation's last reply, once it has ended (done, failed or stopped).
+    It is superseded: kept, but out of the thread and the model's history, and the
+    actions it proposed expire. The 202 is shaped like a new message's, with a new
+    pending reply to the same user message. 409 when it is not the last reply or still runs.
+    """
+
+    throttle_scope = "messages"
+    throttle_classes = [MessageRateThrottle]
+
+    @extend_schema(request=None, responses={202: SubmissionSerializer, **error_responses(409)})
+    def post(self, request: Request, pk: int) -> Response:
+        message = get_object_or_404(owned_messages(request_user(request)), pk=pk)
+        try:
+            submission = regenerate_reply(message)
+        except TurnConflict as exc:
+            return Response({"detail": str(exc)}, status=status.HTTP_409_CONFLICT)
+        return Response(render_submission(submission), status=status.HTTP_202_ACCEPTED)
+
+
+class MessageEditView(APIView):
+    """Replace your last message with new text and get a new reply (throttled with the message rate).
+
+    ``id`` is your last message in the conversation; its reply must have ended (stop it
+    first, else 409). The old message and its reply are superseded (kept, hidden), and
+    the new text goes through the same steps as a new message. 202 like sending one.
+    """
+
+    throttle_scope = "messages"
+    throttle_classes = [MessageRateThrottle]
+
+    @extend_schema(request=MessageCreateSerializer, responses={202: SubmissionSerializer, **error_responses(409)})
+    def post(self, request: Request, pk: int) -> Response:
+        message = get_object_or_404(
+            owned_messages(request_user(request)).select_related("conversation__owner__profile"), pk=pk
+        )
+        serializer = MessageCreateSerializer(data=request.data)
+        serializer.is_valid(raise_exception=True)
+        try:
+            submission = submit_message(
+                user=request_user(request),
+                conversation=message.conversation,
+                content=serializer.validated_data["content"],
+                accept_language=request.headers.get("Accept-Language"),
+                replacing=message,
+            )
+        except TurnConflict as exc:
+            return Response({"detail": str(exc)}, status=status.HTTP_409_CONFLICT)
+        return Response(render_submission(submission), status=status.HTTP_202_ACCEPTED)
 
 
 class TokenView(APIView):

@@ -23,7 +23,8 @@ def skills(shipped_skills: None) -> None:
 
 @pytest.fixture
 def send(user: Any, django_capture_on_commit_callbacks: Any) -> Any:
-    conversation = Conversation.objects.create(owner=user)
+    # Named by the user: the first reply's title call would be one more model request.
+    conversation = Conversation.objects.create(owner=user, title="Gastos", title_source="user")
 
     def _send(text: str) -> Message:
         with django_capture_on_commit_callbacks(execute=True):
