@@ -47,13 +47,15 @@ def test_the_reply_shows_its_pending_action(api: APIClient, action: PendingActio
 
 def test_accepting_runs_the_action_once(api: APIClient, action: PendingAction, user: Any) -> None:
     response = api.post(f"/api/v1/actions/{action.pk}/accept/")
-    second = api.post(f"/api/v1/actions/{action.pk}/accept/")
+    second = api.post(f"/api/v1/actions/{action.pk}/accept/", headers={"Accept-Language": "en"})
+    in_portuguese = api.post(f"/api/v1/actions/{action.pk}/accept/", headers={"Accept-Language": "pt-BR"})
 
     assert response.status_code == 200
     assert response.json()["status"] == "executed"
     assert response.json()["result"]["expense"]["amount"]["formatted"] == "R$ 50,00"
     assert second.status_code == 409
     assert second.json() == {"detail": "This action was already executed."}
+    assert in_portuguese.json() == {"detail": "Esta ação já foi executada."}
     assert Expense.objects.filter(owner=user).count() == 1
 
 
