@@ -29,6 +29,21 @@ connection_created.connect(_sqlite_readers_take_no_table_locks)
 
 
 @pytest.fixture(autouse=True)
+def _test_clients_ask_for_english(monkeypatch: pytest.MonkeyPatch) -> None:
+    """Test clients send ``Accept-Language: en`` unless a test sends its own, so the
+    tests' asserted texts are the English source; the tests of the language choice
+    (tests/chat/web/test_language.py) send theirs, or none, on purpose."""
+    from django.test.client import RequestFactory
+
+    base = RequestFactory._base_environ
+
+    def english_by_default(self: Any, **request: Any) -> dict[str, Any]:
+        return {"HTTP_ACCEPT_LANGUAGE": "en", **base(self, **request)}
+
+    monkeypatch.setattr(RequestFactory, "_base_environ", english_by_default)
+
+
+@pytest.fixture(autouse=True)
 def _english_outside_requests() -> Any:
     """Code a test calls directly (not through a request, whose language the middleware
     picks) speaks the source language, English, unless the test says otherwise."""

@@ -25,6 +25,10 @@ def conversation(api: APIClient) -> int:
     return api.post("/api/v1/conversations/", {"title": "Dia a dia"}, format="json").json()["id"]
 
 
+# The user of these conversations browses in Brazilian Portuguese.
+BRAZILIAN = {"Accept-Language": "pt-BR,pt;q=0.9"}
+
+
 @pytest.fixture
 def say(api: APIClient, conversation: int, django_capture_on_commit_callbacks: Any) -> Any:
     """Send a message as the user and return the reply as the client sees it after polling."""
@@ -32,11 +36,11 @@ def say(api: APIClient, conversation: int, django_capture_on_commit_callbacks: A
     def _say(text: str, client: APIClient = api, conversation_id: int = conversation) -> dict[str, Any]:
         with django_capture_on_commit_callbacks(execute=True):
             response = client.post(
-                f"/api/v1/conversations/{conversation_id}/messages/", {"content": text}, format="json"
+                f"/api/v1/conversations/{conversation_id}/messages/", {"content": text}, format="json", headers=BRAZILIAN
             )
         assert response.status_code == 202, response.content
         reply_id = response.json()["assistant_message"]["id"]
-        return client.get(f"/api/v1/messages/{reply_id}/").json()
+        return client.get(f"/api/v1/messages/{reply_id}/", headers=BRAZILIAN).json()
 
     return _say
 

@@ -13,6 +13,9 @@ from skills.models import Skill
 
 pytestmark = pytest.mark.django_db
 
+# Test clients ask for English unless told otherwise (tests/conftest.py); this is no header.
+NO_SIGNAL = {"Accept-Language": ""}
+
 
 def reply_of(api, response):
     return api.get(f"/api/v1/messages/{response.json()['assistant_message']['id']}/").json()
@@ -35,7 +38,7 @@ def test_an_unknown_command_gets_the_list_of_commands(api, conversation, send, s
 
 def test_command_replies_speak_the_users_language(api, user, conversation, send, shipped_skills):
     # No signal at all: Brazilian Portuguese.
-    assert reply_of(api, send(api, conversation["id"], {"content": "/help"}))["content"].startswith(
+    assert reply_of(api, send(api, conversation["id"], {"content": "/help"}, **NO_SIGNAL))["content"].startswith(
         "Comandos que você pode usar:"
     )
     # The profile's language wins over nothing; the browser's over nothing too.
@@ -78,7 +81,7 @@ def test_a_skill_behind_a_preference_says_how_to_turn_it_on(api, user, conversat
 
 def test_a_skill_the_user_turned_off_says_how_to_turn_it_back_on(api, conversation, send, shipped_skills):
     assert api.patch("/api/v1/me/", {"disabled_skills": ["finance"]}, format="json").status_code == 200
-    reply = reply_of(api, send(api, conversation["id"], {"content": "/finance"}))
+    reply = reply_of(api, send(api, conversation["id"], {"content": "/finance"}, **NO_SIGNAL))
     assert reply["content"].startswith("Você desativou a skill finance.")
     assert reply["usage"]["total_tokens"] == 0
     assert "/finance" not in reply_of(api, send(api, conversation["id"], {"content": "/help"}))["content"]

@@ -10,9 +10,12 @@ from chat.models import Message
 
 pytestmark = pytest.mark.django_db
 
+# Test clients ask for English unless told otherwise (tests/conftest.py); this is no header.
+NO_SIGNAL = {"Accept-Language": ""}
+
 
 def test_it_accepts_a_message_and_answers_it_with_the_offline_model(api, conversation, send, shipped_skills):
-    response = send(api, conversation["id"], {"content": "Gastei 50 reais no mercado"})
+    response = send(api, conversation["id"], {"content": "Gastei 50 reais no mercado"}, **NO_SIGNAL)
     assert response.status_code == 202
     body = response.json()
     assert body["user_message"]["content"] == "Gastei 50 reais no mercado"
