@@ -29,6 +29,7 @@ from skills.services import current_catalog
 
 from ..commands import available_commands
 from ..light_context_store import handle_action as handle_context_action
+from ..search import search_conversations
 from ..models import Conversation, Message
 from ..throttling import MessageRateThrottle, sign_in_throttles
 from ..services import (
@@ -113,7 +114,22 @@ class ConversationViewSet(
     pagination_class = NewestFirst
 
     def get_queryset(self) -> QuerySet[Conversation]:
-        return owned_conversations(request_user(self.request))
+        conversations = owned_conversations(request_user(self.request))
+        text = self.request.query_params.get("search", "").strip()
+        if self.action == "list" and text:
+            return search_conversations(conversations, text)
+        return conversations
+
+    @extend_schema(
+        parameters=[
+            OpenApiParameter(
+                "search", OpenApiTypes.STR, OpenApiParameter.QUERY,
+                description="Only your conversations whose title or messages contain these words.",
+            )
+        ]
+    )
+    def list(self, request: Request, *args: Any, **kwargs: Any) -> Response:
+        return super().list(request, *args, **kwargs)
 
     def perform_create(self, serializer: BaseSerializer[Conversation]) -> None:
         serializer.save(owner=self.request.user, **title_source(serializer))

@@ -1,0 +1,48 @@
+"""Search finds one's own conversations by title or by what was said, never others'."""
+
+from __future__ import annotations
+
+import pytest
+
+from chat.models import Message
+
+pytestmark = [pytest.mark.django_db, pytest.mark.usefixtures("shipped_skills")]
+
+
+def found(client, text):
+    return [c["title"] for c in client.get("/api/v1/conversations/", {"search": text}).json()["results"]]
+
+
+def test_search_matches_titles_and_messages_case_insensitively(api, send):
+    trip = api.post("/api/v1/conversations/", {"title": "Viagem a Salvador"}, format="json").json()
+    money = api.post("/api/v1/conversations/", {"title": "Contas"}, format="json").json()
+    send(api, money["id"], {"content": "Gastei 50 reais no MERCADO"})
+    send(api, trip["id"], {"content": "Quero ver hotéis"})
+
+    assert found(api, "salvador") == ["Viagem a Salvador"]
+    assert found(api, "mercado") == ["Contas"]
+    assert found(api, "nada disso") == []
+    assert len(found(api, "")) == 2
+
+
+def test_search_never_shows_another_users_conversations(api, other_api, send):
+    mine = api.post("/api/v1/conversations/", {"title": "Segredo"}, format="json").json()
+    send(api, mine["id"], {"content": "senha do banco"})
+    assert found(other_api, "segredo") == []
+    assert found(other_api, "senha") == []
+
+
+def test_search_skips_superseded_messages(api, send):
+    conversation = api.post("/api/v1/conversations/", {"title": "Dia"}, format="json").json()
+    sent = send(api, conversation["id"], {"content": "abacaxi"}).json()
+    Message.objects.filter(conversation_id=conversation["id"]).update(superseded_at="2026-01-01T00:00:00Z")
+    assert found(api, "abacaxi") == []
+
+
+@pytest.mark.postgres
+def test_full_text_search_on_postgres(api, send):
+    conversation = api.post("/api/v1/conversations/", {"title": "Finanças"}, format="json").json()
+    send(api, conversation["id"], {"content": "Gastei 50 reais no mercado ontem"})
+    assert found(api, "mercado ontem") == ["Finanças"]
+    assert found(api, "Mercado") == ["Finanças"]
+    assert found(api, "mercado -ontem") == []
