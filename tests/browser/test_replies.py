@@ -176,3 +176,39 @@ def test_a_reply_taller_than_the_screen_folds_behind_show_more(
     expect(more).to_have_attribute("aria-expanded", "true")
     expect(answer.get_by_test_id("message-body")).to_contain_text("Parágrafo 119")
     shot(page, "show-more")
+
+
+@clients([PHONE_EN, DESKTOP_PT])
+def test_regenerate_replaces_the_last_reply_and_edit_resends_hiding_the_old_turn(
+    page: Page, base_url: str, user: Any, scripted_llm: Any
+) -> None:
+    from chat.models import Message
+
+    sign_in(page, base_url)
+    start_conversation(page)
+    reply_with(page, scripted_llm, "Primeira resposta.", "Quanto gastei?")
+
+    scripted_llm.reply_text("Segunda resposta, melhor.")
+    last_reply(page).get_by_test_id("regenerate").click()
+    expect(last_reply(page).get_by_test_id("message-body")).to_have_text(
+        "Segunda resposta, melhor.", timeout=REPLY_TIMEOUT_MS
+    )
+    expect(page.locator("[data-testid=message][data-role=assistant]")).to_have_count(1)
+
+    scripted_llm.reply_text("Resposta à pergunta corrigida.")
+    last_user_message(page).get_by_test_id("edit-message").click()
+    editor = last_user_message(page).locator("textarea")
+    expect(editor).to_have_value("Quanto gastei?")
+    editor.fill("Quanto gastei em novembro?")
+    last_user_message(page).locator("button[type=submit]").click()
+
+    expect(last_reply(page).get_by_test_id("message-body")).to_have_text(
+        "Resposta à pergunta corrigida.", timeout=REPLY_TIMEOUT_MS
+    )
+    expect(page.get_by_test_id("message")).to_have_count(2)
+    expect(last_user_message(page)).to_contain_text("Quanto gastei em novembro?")
+    page.reload()
+    expect(page.get_by_test_id("message")).to_have_count(2)
+    # The superseded turns are kept in the database, only hidden from the thread.
+    assert Message.objects.filter(role="user").count() == 2
+    assert Message.objects.filter(role="assistant").count() == 3
