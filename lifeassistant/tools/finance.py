@@ -11,7 +11,8 @@ from django.utils import timezone
 from django.utils.translation import gettext as _
 
 from lifeassistant.models import Bill, Debt, Expense
-from lifeassistant.money import format_brl, quantize
+from lifeassistant import formatting
+from lifeassistant.money import quantize
 from lifeassistant.text import normalize
 
 from .common import DATE_SCHEMA, amount_from, brazilian_date, date_from, money, owned
@@ -87,9 +88,10 @@ def _expense_fields(arguments: dict[str, Any]) -> tuple[Decimal, str, str, date]
 
 def _summarize_expense(context: ToolContext, arguments: dict[str, Any]) -> str:
     amount, description, _category, spent_on = _expense_fields(arguments)
-    when = "" if spent_on == timezone.localdate() else f", {brazilian_date(spent_on)}"
+    # Summaries are built under the reply's language (translation.override), which formatting follows.
+    when = "" if spent_on == timezone.localdate() else f", {formatting.day(spent_on)}"
     return _("Record an expense of %(amount)s (%(description)s%(when)s)") % {
-        "amount": format_brl(amount),
+        "amount": formatting.money(amount),
         "description": description,
         "when": when,
     }
@@ -235,8 +237,8 @@ def _summarize_paid(context: ToolContext, arguments: dict[str, Any]) -> str:
     date_from(arguments.get("paid_on"))
     return _("Mark the bill %(name)s (%(amount)s, due %(due)s) as paid") % {
         "name": bill.name,
-        "amount": format_brl(bill.amount),
-        "due": brazilian_date(bill.due_date),
+        "amount": formatting.money(bill.amount),
+        "due": formatting.day(bill.due_date),
     }
 
 

@@ -10,6 +10,7 @@ from django.utils import timezone
 from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy
 
+from lifeassistant import formatting
 from lifeassistant.models import MetricEntry
 
 from .common import moment_from, owned
@@ -210,7 +211,7 @@ def update_metric(context: ToolContext, arguments: dict[str, Any]) -> dict[str, 
 
 def _summarize_delete(context: ToolContext, arguments: dict[str, Any]) -> str:
     entry = owned(MetricEntry, context, arguments["metric_id"], "metric")
-    day = timezone.localtime(entry.recorded_at).strftime("%d/%m/%Y")
+    day = formatting.day(timezone.localtime(entry.recorded_at).date())
     what = _describe(entry.type, entry.value, entry.unit)
     return _("Delete entry #%(id)s (%(what)s, %(day)s)") % {"id": entry.pk, "what": what, "day": day}
 

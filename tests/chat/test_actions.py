@@ -53,7 +53,7 @@ def test_a_writing_call_from_the_model_writes_nothing_and_asks(conversation: Con
 
     told = json.loads(content)
     assert told["status"] == "pending_confirmation"
-    assert told["summary"] == "Record an expense of R$ 50,00 (mercado)"
+    assert told["summary"] == "Record an expense of R$50.00 (mercado)"
     assert not Expense.objects.exists()
     assert PendingAction.objects.get().status == "pending"
 
@@ -211,7 +211,7 @@ def test_the_summary_follows_the_users_language(conversation: Conversation) -> N
 
     action = propose_expense(reply)
 
-    assert action.summary == "Record an expense of R$ 50,00 (mercado)"
+    assert action.summary == "Record an expense of R$50.00 (mercado)"
 
 
 def test_a_rerun_reply_with_new_call_ids_proposes_the_same_write_once(conversation: Conversation) -> None:

@@ -104,17 +104,17 @@ def test_a_short_message_keeps_the_conversations_language(scripted_llm: Any, say
     scripted_llm.reply_tool_call("create_expense", {"amount": 12, "description": "lunch"})
     scripted_llm.reply_text("Shall I record it?")
     first = say("I spent twelve dollars on lunch at the office today", **{"Accept-Language": "pt-BR"})
-    assert first["pending_actions"][0]["summary"] == "Record an expense of R$ 12,00 (lunch)"
+    assert first["pending_actions"][0]["summary"] == "Record an expense of R$12.00 (lunch)"
     scripted_llm.reply_tool_call("create_expense", {"amount": 5, "description": "coffee"})
     scripted_llm.reply_text("Shall I record it?")
     short = say("gastei 5", **{"Accept-Language": "pt-BR"})
-    assert short["pending_actions"][0]["summary"] == "Record an expense of R$ 5,00 (coffee)"
+    assert short["pending_actions"][0]["summary"] == "Record an expense of R$5.00 (coffee)"
 
 
 def test_a_first_short_message_follows_the_profile_then_the_browser(api: Any, user: Any, scripted_llm: Any, say: Any) -> None:
     # No conversation language and no profile language: the browser's.
     reply = propose_expense(scripted_llm, say, **{"Accept-Language": "en-GB,en;q=0.9,pt;q=0.5"})
-    assert reply["pending_actions"][0]["summary"] == "Record an expense of R$ 50,00 (mercado)"
+    assert reply["pending_actions"][0]["summary"] == "Record an expense of R$50.00 (mercado)"
 
 
 def test_the_profile_language_beats_the_browser_for_a_short_first_message(api: Any, user: Any, conversation: Any, scripted_llm: Any, say: Any) -> None:

@@ -21,7 +21,7 @@ def test_an_api_crash_answers_json(api, conversation, monkeypatch):
     monkeypatch.setattr(views, "owned_messages", crash)
     client = Client(raise_request_exception=False)
     client.force_login(api.handler._force_user)
-    response = client.get(f"/api/v1/conversations/{conversation['id']}/messages/")
+    response = client.get(f"/api/v1/conversations/{conversation['id']}/messages/", headers={"Accept-Language": "en-US"})
     assert response.status_code == 500
     assert response.json()["detail"].startswith("Internal server error.")
 

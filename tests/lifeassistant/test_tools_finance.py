@@ -2,12 +2,12 @@
 
 from __future__ import annotations
 
-from datetime import timedelta
+from datetime import date, timedelta
 from decimal import Decimal
 from typing import Any
 
 import pytest
-from django.utils import timezone
+from django.utils import timezone, translation
 
 from lifeassistant.tools import REGISTRY, ToolContext
 from lifeassistant.models import Bill, Debt, Expense
@@ -125,3 +125,19 @@ def test_an_impossible_date_is_an_error_the_model_can_correct(user: Any, impossi
     assert outcome.error == f"'{impossible}' is not a real date; use an existing YYYY-MM-DD."
     assert "failed unexpectedly" not in outcome.error
     assert not Expense.objects.exists()
+
+
+@pytest.mark.parametrize(
+    ("language", "summary"),
+    [
+        ("pt-br", "Marcar como paga a conta luz (R$ 1.234,50, vence 22/11/2026)"),
+        ("en", "Mark the bill luz (R$1,234.50, due 11/22/2026) as paid"),
+    ],
+)
+def test_an_action_card_shows_amounts_and_dates_in_the_readers_language(user: Any, language: str, summary: str) -> None:
+    bill = Bill.objects.create(owner=user, name="luz", amount=Decimal("1234.50"), due_date=date(2026, 11, 22))
+
+    with translation.override(language):
+        _arguments, shown = REGISTRY.describe("mark_bill_paid", {"bill_id": bill.pk}, ToolContext(user, None, None))
+
+    assert shown == summary
