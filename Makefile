@@ -28,6 +28,6 @@ test: install-test
 # compiled .mo files are committed, so running the project does not.
 MESSAGES_IGNORE := --ignore '.venv*' --ignore tests --ignore bench --ignore build --ignore staticfiles --ignore node_modules --ignore test-artifacts
 messages: install
-	$(BIN)/python manage.py makemessages --no-obsolete --no-location -l pt_BR -l es $(MESSAGES_IGNORE)
-	$(BIN)/python manage.py makemessages --no-obsolete --no-location -d djangojs -l pt_BR -l es $(MESSAGES_IGNORE)
+	$(BIN)/python manage.py makemessages --no-obsolete --no-location --no-wrap -l pt_BR -l es $(MESSAGES_IGNORE)
+	$(BIN)/python manage.py makemessages --no-obsolete --no-location --no-wrap -d djangojs -l pt_BR -l es $(MESSAGES_IGNORE)
 	$(BIN)/python manage.py compilemessages -l pt_BR -l es $(MESSAGES_IGNORE)

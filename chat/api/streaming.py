@@ -38,7 +38,7 @@ class Opening:
 
 async def reply_events(request: HttpRequest, pk: int) -> HttpResponseBase:
     if request.method != "GET":
-        refused = JsonResponse({"detail": f'Method "{request.method}" not allowed.'}, status=405)
+        refused = JsonResponse({"detail": _('Method "{method}" not allowed.').format(method=request.method)}, status=405)
         refused["Allow"] = "GET"
         return refused
     opening = await sync_to_async(_open)(request, pk)
@@ -80,7 +80,7 @@ def _check(request: HttpRequest, pk: int) -> Opening:
             publish_final(pk)
             return Opening()
         if after is not None and not _is_event_of(log, pk, after):
-            return Opening(error=JsonResponse({"detail": f"'after' is not an event id of reply {pk}."}, status=400))
+            return Opening(error=JsonResponse({"detail": _("'after' is not an event id of reply %(pk)s.") % {"pk": pk}}, status=400))
     except EventLogUnavailable:
         return Opening(after=after)  # the stream says so in an error event
     return Opening(after=after)

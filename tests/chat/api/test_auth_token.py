@@ -15,7 +15,7 @@ def test_it_obtains_a_token_that_authenticates_the_app(user):
 
 
 def test_it_refuses_a_wrong_password(user):
-    response = APIClient().post("/api/v1/auth/token/", {"username": "ana", "password": "nope"}, format="json")
+    response = APIClient(headers={"Accept-Language": "en-US"}).post("/api/v1/auth/token/", {"username": "ana", "password": "nope"}, format="json")
     assert response.status_code == 401
     assert response.json()["detail"] == "Unable to log in with the provided credentials."
 

@@ -61,3 +61,12 @@ def test_an_anonymous_api_client_is_answered_in_its_browser_language() -> None:
     assert english.status_code == portuguese.status_code == 401
     assert english.json()["detail"] == "Authentication credentials were not provided."
     assert portuguese.json()["detail"] == "As credenciais de autenticação não foram fornecidas."
+
+
+def test_the_event_streams_refusals_are_translated_too() -> None:
+    portuguese = APIClient().post("/api/v1/messages/1/events/")
+    english = APIClient(headers={"Accept-Language": "en-US"}).post("/api/v1/messages/1/events/")
+
+    assert portuguese.status_code == english.status_code == 405
+    assert portuguese.json()["detail"] == 'Método "POST" não permitido.'
+    assert english.json()["detail"] == 'Method "POST" not allowed.'
