@@ -42,6 +42,18 @@ def _test_clients_ask_for_english(monkeypatch: pytest.MonkeyPatch) -> None:
 
     monkeypatch.setattr(RequestFactory, "_base_environ", english_by_default)
 
+    from django.test.client import AsyncRequestFactory
+
+    base_scope = AsyncRequestFactory._base_scope
+
+    def english_scope_by_default(self: Any, **request: Any) -> dict[str, Any]:
+        scope = base_scope(self, **request)
+        if not any(name.lower() == b"accept-language" for name, _ in scope["headers"]):
+            scope["headers"].append((b"accept-language", b"en"))
+        return scope
+
+    monkeypatch.setattr(AsyncRequestFactory, "_base_scope", english_scope_by_default)
+
 
 @pytest.fixture(autouse=True)
 def _english_outside_requests() -> Any:

@@ -19,13 +19,6 @@ pytestmark = pytest.mark.django_db
 
 
 @pytest.fixture
-def api(api: APIClient) -> APIClient:
-    """These tests read the API's English texts; without a signal it answers in Portuguese."""
-    api.credentials(HTTP_ACCEPT_LANGUAGE="en-US")
-    return api
-
-
-@pytest.fixture
 def action(user: Any) -> PendingAction:
     conversation = Conversation.objects.create(owner=user)
     said = Message.objects.create(conversation=conversation, role="user", content="Gastei 50 reais no mercado")

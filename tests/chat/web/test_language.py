@@ -64,7 +64,7 @@ def test_an_anonymous_api_client_is_answered_in_its_browser_language() -> None:
 
 
 def test_the_event_streams_refusals_are_translated_too() -> None:
-    portuguese = APIClient().post("/api/v1/messages/1/events/")
+    portuguese = APIClient(headers=NO_SIGNAL).post("/api/v1/messages/1/events/")
     english = APIClient(headers={"Accept-Language": "en-US"}).post("/api/v1/messages/1/events/")
 
     assert portuguese.status_code == english.status_code == 405
