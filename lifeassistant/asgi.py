@@ -11,6 +11,15 @@ from django.core.asgi import get_asgi_application
 os.environ.setdefault("DJANGO_SETTINGS_MODULE", "lifeassistant.settings")
 application = get_asgi_application()
 
+if settings.CELERY_TASK_ALWAYS_EAGER and settings.EMBEDDED_REPLY_THREADS:
+    # No broker: this process answers the replies itself, in threads, so it needs litellm.
+    # Import it now, before serving: imported under load, its logging hooks (run by the
+    # server's access log) import litellm modules that a reply thread is importing too,
+    # and both fail. With a broker the Celery worker imports it instead (celery.py).
+    from .llm import litellm_module
+
+    litellm_module()
+
 if settings.DEBUG:
     from django.contrib.staticfiles.handlers import ASGIStaticFilesHandler
 

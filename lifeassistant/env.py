@@ -120,7 +120,21 @@ def env_database(name: str, default: str) -> dict[str, Any]:
         raise ImproperlyConfigured(f"{name} is not a valid database URL: {exc}") from None
     if scheme != "sqlite":
         config["CONN_HEALTH_CHECKS"] = True
+    else:
+        config["OPTIONS"] = SQLITE_OPTIONS
     return config
+
+
+# On the embedded defaults the web requests and the reply threads write to one SQLite
+# file at the same time. A transaction that reads and then writes, begun the default
+# (deferred) way, gets "database is locked" at once when another writer got there first;
+# begun IMMEDIATE it waits its turn (up to ``timeout`` seconds). Write-ahead logging lets
+# readers go on while a reply is being written.
+SQLITE_OPTIONS: dict[str, Any] = {
+    "transaction_mode": "IMMEDIATE",
+    "timeout": 20,
+    "init_command": "PRAGMA journal_mode=WAL; PRAGMA synchronous=NORMAL;",
+}
 
 
 def env_cache(name: str, default: str) -> dict[str, Any]:

@@ -17,6 +17,7 @@ import functools
 import importlib.util
 import json
 import logging
+import threading
 import time
 from collections.abc import Iterator
 from dataclasses import dataclass
@@ -52,9 +53,25 @@ def is_offline(model: str | None = None) -> bool:
     return (model or settings.LLM_MODEL).startswith(f"{OFFLINE_PROVIDER}/")
 
 
-@functools.cache
+_litellm_loaded: ModuleType | None = None
+_litellm_lock = threading.Lock()
+
+
 def litellm_module() -> ModuleType:
-    """litellm, imported and set up on first use (with the offline provider registered)."""
+    """litellm, imported and set up on first use (with the offline provider registered).
+
+    Replies run in several threads on the embedded defaults; two of them importing
+    litellm at once deadlock in the import system, so the first import is serialised.
+    """
+    global _litellm_loaded
+    if _litellm_loaded is None:
+        with _litellm_lock:
+            if _litellm_loaded is None:
+                _litellm_loaded = _load_litellm()
+    return _litellm_loaded
+
+
+def _load_litellm() -> ModuleType:
     import litellm
 
     # Llama-family names would otherwise download a Hugging Face tokenizer (and stall offline).

@@ -120,3 +120,13 @@ def test_settings_fail_at_start_naming_the_bad_variable(tmp_path):
     )
     assert result.returncode != 0
     assert "MESSAGE_MAX_CHARS must be an integer" in result.stderr
+
+
+def test_a_sqlite_database_waits_for_a_concurrent_writer_instead_of_failing() -> None:
+    from lifeassistant.env import env_database
+
+    config = env_database("NO_SUCH_VARIABLE_SET", "sqlite:////tmp/example.sqlite3")
+
+    assert config["OPTIONS"]["transaction_mode"] == "IMMEDIATE"
+    assert config["OPTIONS"]["timeout"] >= 10
+    assert "journal_mode=WAL" in config["OPTIONS"]["init_command"]

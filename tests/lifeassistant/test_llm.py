@@ -119,3 +119,28 @@ def test_the_sdk_sends_a_plain_request_exactly_as_its_type_walk_would():
     # Anything but plain JSON still takes the SDK's walk (here a tuple becomes a list).
     odd = {**body, "stop": ("a", "b")}
     assert completions.maybe_transform(odd, CompletionCreateParamsNonStreaming)["stop"] == ["a", "b"]
+
+
+def test_threads_asking_for_litellm_at_once_all_get_it_loaded_once(monkeypatch) -> None:
+    """The embedded defaults run replies in threads: the first import must be serialised."""
+    import threading
+    import time
+
+    loads = []
+
+    def slow_load():
+        loads.append(threading.get_ident())
+        time.sleep(0.05)  # a second thread arrives while the first still imports
+        return litellm
+
+    monkeypatch.setattr(llm, "_litellm_loaded", None)
+    monkeypatch.setattr(llm, "_load_litellm", slow_load)
+    got = []
+    threads = [threading.Thread(target=lambda: got.append(llm.litellm_module())) for _ in range(4)]
+    for thread in threads:
+        thread.start()
+    for thread in threads:
+        thread.join()
+
+    assert len(loads) == 1
+    assert got == [litellm] * 4

@@ -42,3 +42,21 @@ def test_the_worker_start_up_signal_imports_litellm():
         [sys.executable, "-c", probe], cwd=REPO, env=env, capture_output=True, text=True, timeout=120, check=True
     )
     assert done.stdout.strip().splitlines()[-1] == "True"
+
+
+def _asgi_imports_litellm(**environment: str) -> bool:
+    probe = "import sys, lifeassistant.asgi; print('litellm' in sys.modules)\n"
+    env = {**os.environ, "DJANGO_SETTINGS_MODULE": "lifeassistant.settings", **environment}
+    done = subprocess.run(
+        [sys.executable, "-c", probe], cwd=REPO, env=env, capture_output=True, text=True, timeout=120, check=True
+    )
+    return done.stdout.strip().splitlines()[-1] == "True"
+
+
+def test_the_asgi_server_with_a_broker_imports_no_litellm():
+    assert not _asgi_imports_litellm(CELERY_BROKER_URL="redis://127.0.0.1:6379/15")
+
+
+def test_the_embedded_asgi_server_imports_litellm_before_serving():
+    """It answers replies in its own threads: importing litellm under load races its logging hooks."""
+    assert _asgi_imports_litellm(CELERY_BROKER_URL="", EMBEDDED_REPLY_THREADS="2")
