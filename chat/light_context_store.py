@@ -1,4 +1,4 @@
-"""The light conversation context (chat/light_context.py) bound to Django's cache.
+"""The light conversation context (lifeassistant/light_context.py) bound to Django's cache.
 
 One entry per user per conversation, in the default cache (local memory by default,
 Redis in production), expiring after CONTEXT_LIGHT_TTL_SECONDS without use.
@@ -13,7 +13,7 @@ from django.core.cache import cache
 
 from lifeassistant.tools import REGISTRY
 
-from . import light_context
+from lifeassistant import light_context
 from .models import Conversation, Message, PendingAction
 
 # The tool (chat/light_context_tool.py) that reads and writes the same entry.

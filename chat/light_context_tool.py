@@ -1,6 +1,6 @@
 """The light conversation context as a tool: the model stores, reads or clears it.
 
-Same JSON in and out as the REST endpoint and the contract (chat/light_context.py);
+Same JSON in and out as the REST endpoint and the contract (lifeassistant/light_context.py);
 the contract's own validation answers bad input, so the schema here stays loose.
 """
 

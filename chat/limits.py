@@ -4,7 +4,7 @@ A 100,000-character message is allowed; what the pipeline makes of it must not
 multiply it. Each derived artefact has its own bound (README, configuration table):
 
 - shell commands: ``SHELL_MAX_COMMANDS`` run per message, each output capped at
-  ``SHELL_OUTPUT_CAP_BYTES`` (chat/shell.py);
+  ``SHELL_OUTPUT_CAP_BYTES`` (skills/shell.py);
 - ``@references``: 20 looked up, each inlined up to 4,000 characters, 20 notices at
   most (documents/services.py);
 - the stored intent: ``INTENT_MAX_CHARS``;

@@ -16,7 +16,9 @@ from typing import Any
 
 from django.conf import settings
 
-from .events import EventLog, EventLogUnavailable, event_log
+from lifeassistant.event_log import EventLog, EventLogUnavailable, event_log
+
+from .api.serializers import MessageSerializer
 from .models import Message
 
 logger = logging.getLogger(__name__)
@@ -118,8 +120,6 @@ def publish_final(message_id: int) -> bool:
     the SSE view finding a log without its end): the log keeps only the first final event.
     Returns whether the reply has ended.
     """
-    from .api.serializers import MessageSerializer
-
     message = (
         Message.objects.filter(pk=message_id)
         .prefetch_related("tool_calls", "documents", "pending_actions")

@@ -47,14 +47,14 @@ from .actions import (
 )
 from .answering import fail
 from .reply_progress import clear_events, publish_final
-from .commands import CommandPlan, plan_commands
+from skills.commands import CommandPlan, plan_commands
 from .language import SUPPORTED, django_language, fallback_language
 from .limits import bounded
 from .memory import memory_section
 from .light_context_store import context_tools, prompt_section_for
 from .models import lock_conversation, Conversation, IdempotencyRecord, Message, ToolCall
-from .preprocessor import PreprocessingResult
-from .preprocessor import execute as preprocess
+from skills.preprocessor import PreprocessingResult
+from skills.preprocessor import execute as preprocess
 from .tasks import queue_reply
 from .titles import heuristic_title
 
@@ -208,7 +208,7 @@ def understand(
     """Steps 1–2: preprocess and analyze.
 
     1. ``/skill args``, ``!shell`` and ``@document`` references are separated from the
-       prose; /help, unknown commands and shell output answer at once (chat.commands),
+       prose; /help, unknown commands and shell output answer at once (skills.commands),
        in the message's language.
     2. The prose becomes a clean intent; bulky pasted content becomes context items
        (documents later), and the language is detected (documents.services): a message

@@ -31,7 +31,7 @@ from django.utils import timezone
 from lifeassistant import llm
 
 from .answering import answer, build_llm_messages, claim
-from .events import RedisEventLog
+from lifeassistant.event_log import RedisEventLog
 from .light_context_store import remember_round
 from .models import Conversation, Message
 from .pipeline_bench import rolled_back

@@ -22,7 +22,7 @@ from .extraction import ContextItem
 from .language import detect_language
 from .listing import DocumentInfo, file_name_for, human_size, render_available_documents, summarize
 from .models import ChatDocument
-from .references import UNKNOWN_DOCUMENT, FileReference
+from lifeassistant.references import UNKNOWN_DOCUMENT, FileReference
 
 if TYPE_CHECKING:
     from django.contrib.auth.models import User

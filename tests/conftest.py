@@ -77,7 +77,7 @@ def _replies_inline(settings: Any) -> None:
     streams without pauses. Tests of the threaded runner and of slow streams opt back in."""
     settings.EMBEDDED_REPLY_THREADS = 0
     settings.LLM_OFFLINE_TOKEN_DELAY_SECONDS = 0
-    from chat.events import _log_for
+    from lifeassistant.event_log import _log_for
 
     _log_for.cache_clear()  # a fresh in-process event log: ids of rolled-back replies come again
 

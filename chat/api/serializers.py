@@ -13,7 +13,9 @@ from rest_framework import serializers
 from documents.listing import preview
 from documents.models import ChatDocument
 
-from .. import light_context, markdown
+from lifeassistant import light_context
+
+from .. import markdown
 from ..actions import effective_status
 from ..models import Conversation, Message, PendingAction, ToolCall
 
@@ -253,7 +255,7 @@ class CommandSerializer(serializers.Serializer):
     usage = serializers.CharField()
 
 
-# The context contract's validation (chat/light_context.py), described for the schema:
+# The context contract's validation (lifeassistant/light_context.py), described for the schema:
 # an intent has something besides spaces. (Text with NUL is refused too; the field
 # descriptions say so, as a pattern for it makes generated test data far too slow.)
 INTENT_TEXT = r"\S"

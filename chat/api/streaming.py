@@ -21,7 +21,7 @@ from rest_framework.authentication import TokenAuthentication
 from rest_framework.exceptions import AuthenticationFailed
 from rest_framework.request import Request
 
-from ..events import Event, EventLog, EventLogUnavailable, event_log, parse_id
+from lifeassistant.event_log import Event, EventLog, EventLogUnavailable, event_log, parse_id
 from ..models import Message
 from ..reply_progress import FINAL_STATUSES, publish_final
 

@@ -27,7 +27,7 @@ from lifeassistant.openapi import error_responses
 from lifeassistant.users import request_user
 from skills.services import current_catalog
 
-from ..commands import available_commands
+from skills.commands import available_commands
 from ..light_context_store import handle_action as handle_context_action
 from ..search import search_conversations
 from ..models import Conversation, Message

@@ -20,10 +20,10 @@ from django.core.cache.backends.redis import RedisCache
 from django.core.management.base import BaseCommand, CommandError, CommandParser
 from django.utils import timezone
 
-from chat import light_context
 from chat.pipeline_bench import measure_pipeline, render_pipeline
 from chat.streaming_bench import measure_streaming, render_streaming
 from chat.history import fit_history, group_turns
+from lifeassistant import light_context
 from lifeassistant.llm import litellm_module
 from lifeassistant.tokens import count_tokens
 from lifeassistant.tools import REGISTRY
@@ -37,7 +37,7 @@ Figures = dict[str, Any]
 
 
 class StoredContext(TypedDict):
-    """The keyword arguments of ``chat.light_context.store_context`` after the store and key."""
+    """The keyword arguments of ``lifeassistant.light_context.store_context`` after the store and key."""
 
     last_intent: str
     last_task_id: str | int | None
@@ -215,7 +215,7 @@ class _DictStore:
 
 
 def context_section(options: dict[str, Any]) -> Figures:
-    """Store and retrieve of the light context (chat/light_context.py) per backend.
+    """Store and retrieve of the light context (lifeassistant/light_context.py) per backend.
 
     The same calls the message service makes, timed against a plain dict (the spec's
     in-memory Map), Django's local-memory cache and Redis (skipped when unreachable).

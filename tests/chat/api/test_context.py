@@ -108,7 +108,7 @@ def test_a_store_with_an_oversized_message_is_refused_by_name(api, conversation)
 
 def test_a_poisoned_stored_context_reads_as_none_and_stays_out_of_the_prompt(api, conversation):
     from chat.light_context_store import prompt_section_for
-    from chat.light_context import context_key
+    from lifeassistant.light_context import context_key
     from chat.models import Conversation
 
     conv = Conversation.objects.get(pk=conversation["id"])

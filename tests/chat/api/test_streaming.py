@@ -16,7 +16,7 @@ from django.test import AsyncClient
 from rest_framework.authtoken.models import Token
 
 from chat import answering
-from chat.events import event_log
+from lifeassistant.event_log import event_log
 from chat.models import Message
 from chat.models import PendingAction
 from chat.reply_progress import ReplyProgress

@@ -34,7 +34,7 @@ from collections.abc import Iterator, Sequence
 from dataclasses import dataclass
 from typing import Literal
 
-from documents.references import FileReference
+from lifeassistant.references import FileReference
 
 CommandType = Literal["skill", "shell"]
 _LineKind = Literal["text", "code", "command"]

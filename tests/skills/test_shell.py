@@ -7,8 +7,8 @@ import time
 
 import pytest
 
-from chat.preprocessor import CommandInstruction
-from chat.shell import (
+from skills.preprocessor import CommandInstruction
+from skills.shell import (
     ARGUMENT_RULES,
     DISABLED_REFUSAL,
     ArgumentRule,

@@ -7,8 +7,8 @@ from __future__ import annotations
 
 import pytest
 
-from chat.preprocessor import CommandInstruction, PreprocessingResult, execute
-from documents.references import FileReference
+from skills.preprocessor import CommandInstruction, PreprocessingResult, execute
+from lifeassistant.references import FileReference
 
 
 # --- seed cases ---------------------------------------------------------------

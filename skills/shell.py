@@ -26,7 +26,7 @@ from collections.abc import Mapping
 from dataclasses import dataclass, field
 from typing import IO, cast
 
-from chat.preprocessor import CommandInstruction
+from skills.preprocessor import CommandInstruction
 
 SAFE_PATH = "/usr/local/bin:/usr/bin:/bin"
 DISABLED_REFUSAL = "Shell commands are disabled on this service."

@@ -1,4 +1,4 @@
-"""Tests for the light conversation-context manager (chat.light_context)."""
+"""Tests for the light conversation-context manager (lifeassistant.light_context)."""
 
 from __future__ import annotations
 
@@ -11,7 +11,7 @@ from typing import Any
 import pytest
 from django.core.cache.backends.locmem import LocMemCache
 
-from chat.light_context import (
+from lifeassistant.light_context import (
     clear_context,
     context_key,
     handle,

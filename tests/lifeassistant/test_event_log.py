@@ -13,7 +13,7 @@ from typing import Any
 import pytest
 import redis
 
-from chat.events import EventLog, MemoryEventLog, RedisEventLog
+from lifeassistant.event_log import EventLog, MemoryEventLog, RedisEventLog
 
 REDIS_URL = os.environ.get("CI_REDIS_URL", "redis://127.0.0.1:6379/14")
 
