@@ -2,9 +2,12 @@
 
 from __future__ import annotations
 
+from unittest import mock
+
 import pytest
 
-from chat.confirmation import Confirmation, confirmation_intent
+from chat.confirmation import MAX_ANSWER_WORDS, Confirmation, confirmation_intent
+from lifeassistant.text import normalize
 
 
 @pytest.mark.parametrize(
@@ -79,3 +82,22 @@ def test_an_answer_and_a_new_request_confirms_then_goes_on(text: str, intent: st
 )
 def test_anything_else_is_not_an_answer(text: str) -> None:
     assert confirmation_intent(text) is None
+
+
+PASTE = "date,place,amount\n" + "2024-09-05,mercado,42.50\n" * 1_600  # ~40 KB
+
+
+@pytest.mark.parametrize(
+    ("text", "expected"),
+    [
+        ("Analise estes gastos:\n" + PASTE, None),
+        ("sim e analise estes gastos:\n" + PASTE, Confirmation("accept", ("analise estes gastos:\n" + PASTE).strip())),
+        ("sim " * 5_000, None),
+        ("sim, e " + "pode " * 5_000, None),
+    ],
+)
+def test_a_long_message_is_classified_from_its_first_words(text: str, expected: Confirmation | None) -> None:
+    # Every POST is classified: a 40 KB paste once folded all of its ~10,000 words (70 ms).
+    with mock.patch("chat.confirmation.normalize", wraps=normalize) as folded:
+        assert confirmation_intent(text) == expected
+    assert folded.call_count <= 2 * (MAX_ANSWER_WORDS + 2)
