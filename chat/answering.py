@@ -21,7 +21,7 @@ from .models import Conversation, Message, PendingAction, ToolCall
 from .titles import model_title, title_prompt
 from .confirmation import confirmation_intent
 from .history import fit_history, group_turns
-from .reply_progress import clear_events, new_progress, publish_final, publish_status
+from .reply_progress import clear_events, ended_reply, new_progress, publish_ended, publish_final, publish_status
 from .tool_loop import LoopResult, ToolResult, run_tool_loop
 from lifeassistant.tools import REGISTRY, ToolContext
 from lifeassistant.tools.registry import ToolOutcome, parse_arguments
@@ -104,9 +104,12 @@ def answer(message: Message, *, restarted: bool = False) -> None:
         )
     finally:
         progress.flush()
-    if store_answer(message, result):
+    finished = store_answer(message, result)
+    ended = ended_reply(message.pk)  # loaded once for the light context and the final event
+    if finished and ended is not None:
+        remember_round(ended)
         name_conversation(message, result.content)
-    publish_final(message.pk)
+    publish_ended(ended)
 
 
 def store_answer(message: Message, result: LoopResult) -> bool:
@@ -122,7 +125,6 @@ def store_answer(message: Message, result: LoopResult) -> bool:
         status=Message.Status.DONE, finished_at=timezone.now(), **fields
     )
     if finished:
-        remember_round(message)
         return True
     # Stopped by the user (perhaps while the last words arrived): keep what was said.
     Message.objects.filter(pk=message.pk, status=Message.Status.CANCELLED).update(**fields)
@@ -234,15 +236,13 @@ def build_llm_messages(message: Message) -> list[dict[str, Any]]:
         .order_by("-created_at", "-id")[: settings.HISTORY_SCAN_MESSAGES]
     )
     history.reverse()
-    # What became of the actions proposed in the history (confirmed, declined, expired).
-    actions = {
-        action.pk: action
-        for action in PendingAction.objects.filter(message__in=[m for m in history if m.role == Message.Role.ASSISTANT])
-    }
+    # Actions the user confirmed with this very message ran before the model's first step
+    # (only a yes or a no records any: other messages need no query).
+    answered = user_message is not None and confirmation_intent(user_message.content) is not None
+    confirmed = list(message.tool_calls.filter(iteration=0).order_by("id")) if answered else []
+    actions = _proposed_actions([call for past in history for call in past.tool_calls.all()] + confirmed)
     system: list[dict[str, Any]] = [{"role": "system", "content": message.system_prompt}]
     current: list[dict[str, Any]] = []
-    # Actions the user confirmed with this very message ran before the model's first step.
-    confirmed = list(message.tool_calls.filter(iteration=0).order_by("id"))
     if user_message is not None:
         answer_part, rest = _confirmation_parts(user_message, bool(confirmed))
         current.append({"role": "user", "content": answer_part})
@@ -258,6 +258,12 @@ def build_llm_messages(message: Message) -> list[dict[str, Any]]:
         opening_shown=opening_shown,
     )
     return [*system, *replayed, *current]
+
+
+def _proposed_actions(calls: list[ToolCall]) -> dict[int, PendingAction]:
+    """What became of the actions these calls proposed (confirmed, declined, expired), by id."""
+    ids = [call.result["action_id"] for call in calls if is_proposal(call.result)]
+    return {action.pk: action for action in PendingAction.objects.filter(pk__in=ids)} if ids else {}
 
 
 def history_budget(fixed: list[dict[str, Any]], tools: list[dict[str, Any]]) -> int:

@@ -86,9 +86,10 @@ def remember_round(message: Message) -> None:
 
 
 def _round_summary(message: Message) -> tuple[str, str | None, list[str]]:
-    proposed = message.pending_actions.filter(status=PendingAction.Status.PENDING).order_by("-id").first()
-    if proposed is not None:  # a write waits for the user's "yes"
-        return proposed.tool, None, ["confirmation"]
+    # .all() and Python rather than a filtered query: the worker passes these prefetched.
+    waiting = [action for action in message.pending_actions.all() if action.status == PendingAction.Status.PENDING]
+    if waiting:  # a write waits for the user's "yes"
+        return max(waiting, key=lambda action: action.pk).tool, None, ["confirmation"]
     calls = [call for call in message.tool_calls.all() if call.ok]
     writes = [call for call in calls if (tool := REGISTRY.get(call.tool)) is not None and tool.writes]
     chosen = (writes or calls)[-1:]

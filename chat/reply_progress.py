@@ -113,6 +113,18 @@ def publish_status(message_id: int, status: str, **extra: Any) -> None:
         logger.warning("event log unavailable; status of reply %s not published", message_id)
 
 
+def ended_reply(message_id: int) -> Message | None:
+    """The reply with what the API shows of it (tool calls, actions, documents, the
+    message it answers), or None while it has not ended."""
+    message = (
+        Message.objects.filter(pk=message_id)
+        .select_related("conversation", "reply_to")
+        .prefetch_related("tool_calls", "documents", "pending_actions")
+        .first()
+    )
+    return message if message is not None and message.status in FINAL_STATUSES else None
+
+
 def publish_final(message_id: int) -> bool:
     """The reply's final event, carrying the message as the API shows it, if it ended.
 
@@ -120,15 +132,15 @@ def publish_final(message_id: int) -> bool:
     the SSE view finding a log without its end): the log keeps only the first final event.
     Returns whether the reply has ended.
     """
-    message = (
-        Message.objects.filter(pk=message_id)
-        .prefetch_related("tool_calls", "documents", "pending_actions")
-        .first()
-    )
-    if message is None or message.status not in FINAL_STATUSES:
+    return publish_ended(ended_reply(message_id))
+
+
+def publish_ended(message: Message | None) -> bool:
+    """``publish_final`` for a reply already loaded by ``ended_reply``."""
+    if message is None:
         return False
     try:
-        event_log().append(message_id, message.status, dict(MessageSerializer(message).data))
+        event_log().append(message.pk, message.status, dict(MessageSerializer(message).data))
     except EventLogUnavailable:
-        logger.warning("event log unavailable; the end of reply %s not published", message_id)
+        logger.warning("event log unavailable; the end of reply %s not published", message.pk)
     return True

@@ -15,9 +15,10 @@ from chat.models import Conversation, Message
 from chat.tasks import generate_reply
 
 POST_MAX = 10  # 8 statements (one reads what is known about the user) + SAVEPOINT/RELEASE
-# 10, plus the streamed text saved per batch (an UPDATE or two here) and the final event, which
-# carries the message as the API shows it (the message and its three prefetches).
-REPLY_MAX = 16
+# Claim (2), history (2), the opening message, done, then the ended reply loaded once for the
+# light context and the final event (the message and its three prefetches): 10; plus the
+# streamed text saved per batch (one UPDATE here). Was 15 before the ended reply was shared.
+REPLY_MAX = 11
 LIST_MAX = 5
 DETAIL_MAX = 4
 
