@@ -9,8 +9,12 @@ check reports the fault.
 from __future__ import annotations
 
 import logging
+import threading
+from typing import Any
 
+import redis
 from django.core.cache import cache
+from django.core.cache.backends.redis import RedisCache, RedisCacheClient
 from redis.exceptions import RedisError
 
 logger = logging.getLogger("lifeassistant.cache")
@@ -34,3 +38,38 @@ def cache_status() -> str:
         log_cache_fault("health check", exc)
         return "unavailable"
     return "ok" if ok else "unavailable"
+
+
+_POOLS: dict[tuple[str, str], redis.ConnectionPool] = {}
+_POOLS_LOCK = threading.Lock()
+
+
+class SharedPoolRedisCacheClient(RedisCacheClient):
+    """Django's Redis cache client, drawing connections from one pool per process and server."""
+
+    # Set by RedisCacheClient.__init__; django-stubs leave its private attributes out.
+    _servers: list[str]
+    _pool_class: type[redis.ConnectionPool]
+    _pool_options: dict[str, Any]
+
+    def _get_connection_pool(self, write: bool) -> Any:
+        index = self._get_connection_pool_index(write)  # type: ignore[attr-defined]
+        key = (self._servers[index], repr(sorted(self._pool_options.items())))
+        with _POOLS_LOCK:
+            pool = _POOLS.get(key)
+            if pool is None:  # redis-py resets a pool inherited across a fork (gunicorn --preload)
+                pool = _POOLS[key] = self._pool_class.from_url(self._servers[index], **self._pool_options)
+        return pool
+
+
+class SharedPoolRedisCache(RedisCache):
+    """The Redis cache backend (``CACHE_URL=redis://…``) with connections kept across requests.
+
+    Django keeps one cache object per thread or async context, and under ASGI every request
+    is a new one: the stock backend opened a new pool, so a TCP connect and a health check,
+    for each request.
+    """
+
+    def __init__(self, server: str, params: dict[str, Any]) -> None:
+        super().__init__(server, params)
+        self._class = SharedPoolRedisCacheClient

@@ -115,13 +115,23 @@ def env_database(name: str, default: str) -> dict[str, Any]:
     if scheme not in {"sqlite", "postgres", "postgresql", "pgsql"}:
         raise ImproperlyConfigured(f"{name} must be a sqlite:// or postgres:// URL, got scheme {scheme!r}.")
     try:
-        config: dict[str, Any] = dict(dj_database_url.parse(url, conn_max_age=60 if scheme != "sqlite" else 0))
+        config: dict[str, Any] = dict(dj_database_url.parse(url, conn_max_age=0))
     except Exception as exc:  # dj-database-url raises several types for bad URLs
         raise ImproperlyConfigured(f"{name} is not a valid database URL: {exc}") from None
-    if scheme != "sqlite":
-        config["CONN_HEALTH_CHECKS"] = True
-    else:
+    if scheme == "sqlite":
         config["OPTIONS"] = SQLITE_OPTIONS
+        return config
+    # A connection pool per process (psycopg_pool), not persistent connections: under ASGI
+    # every request runs in a thread of its own, so a per-thread persistent connection was
+    # opened for each request and left open until PostgreSQL refused new clients.
+    config["OPTIONS"] = {
+        **config.get("OPTIONS", {}),
+        "pool": {
+            "min_size": 1,
+            "max_size": env_int("DATABASE_POOL_SIZE", 10, minimum=1, maximum=200),
+            "timeout": env_float("DATABASE_POOL_TIMEOUT_SECONDS", 10.0, minimum=0.5),
+        },
+    }
     return config
 
 
@@ -146,7 +156,7 @@ def env_cache(name: str, default: str) -> dict[str, Any]:
     if parsed.scheme in {"redis", "rediss"}:
         # Short socket timeouts: a cache that hangs must fail fast, so callers can fail open.
         return {
-            "BACKEND": "django.core.cache.backends.redis.RedisCache",
+            "BACKEND": "lifeassistant.cache.SharedPoolRedisCache",
             "LOCATION": url,
             "OPTIONS": {"socket_connect_timeout": 1.0, "socket_timeout": 1.0},
         }

@@ -38,6 +38,16 @@ def test_it_parses_database_urls(monkeypatch):
         env.env_database("DATABASE_URL", "sqlite:///x")
 
 
+def test_postgres_connections_come_from_a_pool_not_one_per_request_thread(monkeypatch):
+    # Under ASGI each request runs in a new thread: persistent per-thread connections
+    # piled up until PostgreSQL answered "too many clients".
+    monkeypatch.setenv("DATABASE_URL", "postgres://postgres@127.0.0.1:5432/app")
+    monkeypatch.setenv("DATABASE_POOL_SIZE", "4")
+    config = env.env_database("DATABASE_URL", "sqlite:///x")
+    assert config["CONN_MAX_AGE"] == 0
+    assert config["OPTIONS"]["pool"] == {"min_size": 1, "max_size": 4, "timeout": 10.0}
+
+
 def test_it_parses_cache_urls(monkeypatch):
     monkeypatch.setenv("CACHE_URL", "redis://127.0.0.1:6379/1")
     assert env.env_cache("CACHE_URL", "locmem://")["BACKEND"].endswith("RedisCache")

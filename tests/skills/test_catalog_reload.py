@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import threading
 from typing import Any
 
 import pytest
@@ -85,3 +86,15 @@ def test_disabling_or_deleting_a_skill_stops_its_detection_at_once() -> None:
     assert {skill.name for skill in current_catalog().skills} == {
         "general", "counselor", "professional", "relationships", "spiritual",
     }
+
+
+def test_the_catalog_is_built_once_per_process_not_per_thread(django_assert_num_queries: Any) -> None:
+    # Under ASGI each request runs in a thread of its own: a per-thread catalog was
+    # rebuilt (a query and a compile of every trigger) on every message.
+    first = current_catalog()
+    seen: list[Any] = []
+    with django_assert_num_queries(0):
+        thread = threading.Thread(target=lambda: seen.append(current_catalog()))
+        thread.start()
+        thread.join()
+    assert seen == [first] and seen[0] is first
