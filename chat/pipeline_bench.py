@@ -56,12 +56,12 @@ def rolled_back() -> Iterator[None]:
 
 
 @contextmanager
-def instant_model() -> Iterator[str]:
-    """The instant model in a child process; yields its API base."""
+def instant_model(*options: str) -> Iterator[str]:
+    """The instant model in a child process (``options``: its command-line options); yields its API base."""
     with tempfile.TemporaryDirectory() as folder:
         port_file = Path(folder) / "port"
         process = subprocess.Popen(
-            [sys.executable, "-m", "bench.instant_model", "--port", "0", "--port-file", str(port_file)],
+            [sys.executable, "-m", "bench.instant_model", "--port", "0", "--port-file", str(port_file), *options],
             cwd=settings.BASE_DIR,
             stdout=subprocess.DEVNULL,
         )
