@@ -1,9 +1,17 @@
 """Intent extraction for the first user message of a round.
 
 Pure logic around an injected model call: decide whether the message is big enough
-to split, ask the analyzer model for ``{detectedLanguage, intent, contextItems}``,
-validate its answer, and fall back to the deterministic extractor when the model is
+to split, move structured blocks out with the deterministic extractor, ask the
+analyzer model for ``{detectedLanguage, intent, contextItems}`` about what that
+cannot split, validate its answer, and keep the message whole when the model is
 missing or its answer is unusable.
+
+Why structured blocks skip the model: its contextItems must repeat each block
+verbatim, so its answer is as long as the paste (a 40 KB table is ~10,000 output
+tokens: minutes of generation, far past the few seconds a ``POST`` can wait, so the
+call always ended in the fallback after wasting its budget), and a copy made by a
+model may alter the data. The extractor moves fenced code, JSON, CSV, tables, long
+lists and transcripts exactly and at once; prose it cannot split goes to the model.
 """
 
 from __future__ import annotations
@@ -136,34 +144,36 @@ def analyze(
 ) -> Analysis:
     """Produce the intent and context items for a message.
 
-    Small messages are kept inline without calling the model. Larger ones go to the
-    analyzer model when one is given, and to the deterministic extractor when it is
-    not or when its answer is unusable.
+    Small messages are kept inline without calling the model. In larger ones the
+    deterministic extractor moves structured blocks out (no model call: see the module
+    docstring); a large message it cannot split goes to the analyzer model when one is
+    given, and is kept whole when none is or its answer is unusable.
     """
     started = time.perf_counter()
     if not should_extract(raw, token_count=token_count, max_input_tokens=max_input_tokens):
         return _finish(raw, started, raw.strip(), (), "inline", detected_language)
+    extraction = extract(raw)
+    if extraction.items:
+        return _finish(raw, started, extraction.intent, extraction.items, "deterministic", detected_language)
     if call_model is not None:
         result = _ask_model(call_model, raw)
         if result is not None:
             language = result.detected_language or detected_language
             return _finish(raw, started, result.intent, result.items, "model", language)
     method: Method = "deterministic" if call_model is None else "deterministic-fallback"
-    extraction = extract(raw)
-    intent = extraction.intent if extraction.items else raw.strip()
-    return _finish(raw, started, intent, extraction.items, method, detected_language)
+    return _finish(raw, started, raw.strip(), (), method, detected_language)
 
 
 def _ask_model(call_model: CallModel, raw: str) -> AnalyzerResult | None:
     try:
         output = call_model(ANALYZER_PROMPT, raw)
     except Exception as error:  # any failure of the model means: use the fallback
-        logger.warning("Analyzer model call failed (%s); using the deterministic extractor.", type(error).__name__)
+        logger.warning("Analyzer model call failed (%s); the message is kept whole.", type(error).__name__)
         return None
     result = parse_analyzer_output(output) if isinstance(output, str) else None
     if result is None:
         size = len(output) if isinstance(output, str) else 0
-        logger.warning("Analyzer answer was not valid (%d chars); using the deterministic extractor.", size)
+        logger.warning("Analyzer answer was not valid (%d chars); the message is kept whole.", size)
     return result
 
 

@@ -42,8 +42,9 @@ INLINE_DOCUMENT_CHARS = 4_000
 def analyze_message(raw: str, *, previous_language: str | None) -> Analysis:
     """Clean intent, context items and language for a new user message.
 
-    Small messages (under 10% of the model's window) cost nothing: no model call. The
-    offline model, or a failing one, falls back to the deterministic extractor.
+    Small messages (under 10% of the model's window) cost nothing: no model call.
+    Structured blocks in a large one are moved out by the deterministic extractor, also
+    without a model call; only large prose goes to the analyzer model (none offline).
     """
     language = detect_language(raw, previous=previous_language or None)
     analysis = analyze(
@@ -61,7 +62,7 @@ def analyze_message(raw: str, *, previous_language: str | None) -> Analysis:
 def _call_analyzer(system_prompt: str, raw: str) -> str:
     """The analyzer's model call. It runs inside ``POST …/messages/``, so it gets a short
     budget (``ANALYZER_TIMEOUT_SECONDS``) and no retries: a stalled model costs the user a
-    few seconds and the deterministic extractor answers instead."""
+    few seconds and the message is kept whole instead. Only large prose comes here."""
     response = llm.completion(
         [{"role": "system", "content": system_prompt}, {"role": "user", "content": raw}],
         temperature=0.0,

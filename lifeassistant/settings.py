@@ -226,8 +226,8 @@ SKILLS_ENABLED = env_bool("SKILLS_ENABLED", True)
 SKILL_INERTIA_MESSAGES = env_int("SKILL_INERTIA_MESSAGES", 5, minimum=0)
 SEMANTIC_ROUTER_ENABLED = env_bool("SEMANTIC_ROUTER_ENABLED", False)
 SEMANTIC_ROUTER_TIMEOUT_SECONDS = env_float("SEMANTIC_ROUTER_TIMEOUT_SECONDS", 10.0, minimum=1.0)
-# The intent analyzer's model call runs inside POST …/messages/: a short budget, no retries,
-# then the deterministic extractor (documents/services.py).
+# The intent analyzer's model call (large prose only: structured blocks are extracted without
+# it) runs inside POST …/messages/: a short budget, no retries, then the message is kept whole.
 ANALYZER_TIMEOUT_SECONDS = env_float("ANALYZER_TIMEOUT_SECONDS", 3.0, minimum=0.5)
 # What the assistant knows about the user, in the system prompt (seed 004: 500–800 tokens).
 MEMORY_PROMPT_TOKENS = env_int("MEMORY_PROMPT_TOKENS", 600, minimum=0, maximum=4000)

@@ -96,22 +96,41 @@ def test_a_small_message_is_kept_inline_without_calling_the_model():
     assert analysis.language == "pt"
 
 
-def test_a_valid_model_answer_is_used():
+def _large_prose() -> str:
+    """A large message with no block the deterministic extractor can move out."""
+    return "Help me plan a calmer week. " + "I keep postponing the gym, the groceries and my rest, and it piles up. " * 150
+
+
+def test_structured_blocks_are_moved_out_without_asking_the_model():
+    # The model would have to echo the 200 CSV rows back in its JSON: minutes of output.
+    model = RecordingModel(error=AssertionError("the model must not be called"))
+
+    analysis = _analyze_large(_message_with_csv(), model, detected_language="en")
+
+    assert model.calls == []
+    assert analysis.method == "deterministic"
+    assert [item.title for item in analysis.items] == ["CSV data"]
+    assert analysis.items[0].content.count("\n") == 200  # header and rows, exactly
+    assert analysis.intent == "How much did I spend on food?\n[see user_context_1.csv]\nThanks"
+    assert analysis.language == "en"
+
+
+def test_a_valid_model_answer_is_used_for_prose_the_extractor_cannot_split():
     model = RecordingModel(
         _answer(
             detectedLanguage="en",
-            intent="Sum my food spending.",
-            contextItems=[{"title": "Sales CSV", "mimeType": "text/csv", "content": "a,b\n1,2"}],
+            intent="Plan a calmer week.",
+            contextItems=[{"title": "Week notes", "mimeType": "text/plain", "content": "gym, groceries, rest"}],
         )
     )
-    raw = _message_with_csv()
+    raw = _large_prose()
 
     analysis = _analyze_large(raw, model, detected_language="pt")
 
     assert model.calls == [(ANALYZER_PROMPT, raw)]
     assert analysis.method == "model"
-    assert analysis.intent == "Sum my food spending."
-    assert analysis.items == (ContextItem(title="Sales CSV", mime_type="text/csv", content="a,b\n1,2"),)
+    assert analysis.intent == "Plan a calmer week."
+    assert analysis.items == (ContextItem(title="Week notes", mime_type="text/plain", content="gym, groceries, rest"),)
     assert analysis.language == "en"
 
 
@@ -124,24 +143,28 @@ def test_the_detected_language_is_kept_when_the_model_gives_none():
     assert analysis.language == "pt"
 
 
-def test_a_model_failure_falls_back_to_the_deterministic_extractor():
+def test_a_model_failure_keeps_the_message_whole():
     model = RecordingModel(error=TimeoutError("analyzer timed out"))
+    raw = _large_prose()
 
-    analysis = _analyze_large(_message_with_csv(), model, detected_language="en")
+    analysis = _analyze_large(raw, model, detected_language="en")
 
     assert len(model.calls) == 1
     assert analysis.method == "deterministic-fallback"
-    assert [item.title for item in analysis.items] == ["CSV data"]
-    assert analysis.intent == "How much did I spend on food?\n[see user_context_1.csv]\nThanks"
+    assert analysis.items == ()
+    assert analysis.intent == raw.strip()
     assert analysis.language == "en"
 
 
 @pytest.mark.parametrize("answer", ["", "not json at all", _answer(intent="   "), '["a list"]'])
-def test_an_unusable_model_answer_falls_back_to_the_deterministic_extractor(answer):
-    analysis = _analyze_large(_message_with_csv(), RecordingModel(answer))
+def test_an_unusable_model_answer_keeps_the_message_whole(answer):
+    raw = _large_prose()
+
+    analysis = _analyze_large(raw, RecordingModel(answer))
 
     assert analysis.method == "deterministic-fallback"
-    assert analysis.item_count == 1
+    assert analysis.item_count == 0
+    assert analysis.intent == raw.strip()
 
 
 def test_without_a_model_the_deterministic_extractor_is_used():
