@@ -102,8 +102,10 @@ def answer(message: Message, *, restarted: bool = False) -> None:
             time_budget_seconds=settings.TOOL_LOOP_TIME_BUDGET_SECONDS,
             progress=progress,
         )
-    finally:
-        progress.flush()
+    except BaseException:
+        progress.flush()  # the text so far stays with the reply that failed
+        raise
+    progress.flush(save=False)  # store_answer saves the whole text next, with the status
     finished = store_answer(message, result)
     ended = ended_reply(message.pk)  # loaded once for the light context and the final event
     if finished and ended is not None:

@@ -65,19 +65,24 @@ class ReplyProgress:
 
     # -- batching ------------------------------------------------------------------
 
-    def flush(self, *, force_check: bool = False) -> None:
-        """Save the pending text (and learn whether the reply was stopped), then publish it."""
+    def flush(self, *, force_check: bool = False, save: bool = True) -> None:
+        """Save the pending text (and learn whether the reply was stopped), then publish it.
+
+        ``save=False`` only publishes: for the last batch, when the caller saves the
+        whole text itself at once (one UPDATE, not two).
+        """
         delta = "".join(self._pending)
         self._pending.clear()
         self._flushed_at = self.clock()
         if not delta and not force_check:
             return
         self.content += delta
-        still_running = Message.objects.filter(pk=self.message_id, status=Message.Status.RUNNING).update(
-            content=self.content
-        )
-        if not still_running:
-            self._stopped = True
+        if save or force_check:
+            still_running = Message.objects.filter(pk=self.message_id, status=Message.Status.RUNNING).update(
+                content=self.content
+            )
+            if not still_running:
+                self._stopped = True
         if delta:
             self.publish("delta", {"text": delta})
 

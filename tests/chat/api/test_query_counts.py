@@ -16,9 +16,10 @@ from chat.tasks import generate_reply
 
 POST_MAX = 10  # 8 statements (one reads what is known about the user) + SAVEPOINT/RELEASE
 # Claim (2), history (2), the opening message, done, then the ended reply loaded once for the
-# light context and the final event (the message and its three prefetches): 10; plus the
-# streamed text saved per batch (one UPDATE here). Was 15 before the ended reply was shared.
-REPLY_MAX = 11
+# light context and the final event (the message and its three prefetches): 10. The streamed
+# text is saved per batch, except the last batch, which "done" saves (a one-batch reply here:
+# 11 when that batch was saved twice). Was 15 before the ended reply was shared.
+REPLY_MAX = 10
 LIST_MAX = 5
 DETAIL_MAX = 4
 
