@@ -218,7 +218,8 @@ def understand(
     """
     preprocessed = preprocess(content)
     known = fallback_language(conversation.language, profile.language, accept_language)
-    with translation.override(django_language(detect_language(content, previous=known))):
+    language = detect_language(content, previous=known)
+    with translation.override(django_language(language)):
         commands = plan_commands(
             preprocessed,
             skills=catalog.skills,
@@ -226,7 +227,9 @@ def understand(
             is_staff=user.is_staff,
             disabled=profile.disabled_skills,
         )
-    analysis = analyze_message(commands.model_text or content, previous_language=known)
+    model_text = commands.model_text or content
+    # The same text needs no second detection (one more scan of a paste for its blocks).
+    analysis = analyze_message(model_text, previous_language=known, language=language if model_text == content else None)
     referenced = reference_blocks(user=user, conversation=conversation, references=preprocessed.references)
     intent = bounded(join_sections(analysis.intent, referenced.text), settings.INTENT_MAX_CHARS)
     return Understood(preprocessed, commands, analysis, referenced, intent)

@@ -39,14 +39,19 @@ MAX_REFERENCE_NOTICES = 20
 INLINE_DOCUMENT_CHARS = 4_000
 
 
-def analyze_message(raw: str, *, previous_language: str | None) -> Analysis:
+def analyze_message(raw: str, *, previous_language: str | None, language: str | None = None) -> Analysis:
     """Clean intent, context items and language for a new user message.
+
+    ``language`` is the message's language when the caller detected it already (each
+    detection scans a paste for its blocks); else it is detected here, keeping
+    ``previous_language`` for a message too short to tell.
 
     Small messages (under 10% of the model's window) cost nothing: no model call.
     Structured blocks in a large one are moved out by the deterministic extractor, also
     without a model call; only large prose goes to the analyzer model (none offline).
     """
-    language = detect_language(raw, previous=previous_language or None)
+    if language is None:
+        language = detect_language(raw, previous=previous_language or None)
     analysis = analyze(
         raw,
         token_count=tokens.count_tokens(messages=[{"role": "user", "content": raw}]),

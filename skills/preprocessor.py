@@ -32,7 +32,7 @@ import re
 import shlex
 from collections.abc import Iterator, Sequence
 from dataclasses import dataclass
-from typing import Literal
+from typing import Literal, NamedTuple
 
 from lifeassistant.references import FileReference
 
@@ -76,9 +76,9 @@ class PreprocessingResult:
     references: tuple[FileReference, ...]
 
 
-@dataclass(frozen=True)
-class _Line:
-    """One line of the message and what it was recognised as."""
+class _Line(NamedTuple):
+    """One line of the message and what it was recognised as (a tuple: a 40 KB paste
+    has thousands of lines, and a frozen dataclass costs several times more to build)."""
 
     text: str
     kind: _LineKind
@@ -115,11 +115,14 @@ def _classify_lines(content: str) -> list[_Line]:
     lines: list[_Line] = []
     in_fence = False
     for text in content.splitlines():
-        if text.lstrip().startswith(_CODE_FENCE):
+        stripped = text.lstrip()
+        if stripped.startswith(_CODE_FENCE):
             in_fence = not in_fence
             lines.append(_Line(text, "code"))
         elif in_fence:
             lines.append(_Line(text, "code"))
+        elif not stripped.startswith(("/", "!")):  # only these can open a command
+            lines.append(_Line(text, "text"))
         else:
             command = _command_from_line(text)
             kind: _LineKind = "text" if command is None else "command"

@@ -3,12 +3,14 @@
 from __future__ import annotations
 
 import copy
+import re
 from typing import Any
 
 from django.conf import settings
 from django.utils.translation import gettext as _
 from drf_spectacular.utils import PolymorphicProxySerializer, extend_schema_field, inline_serializer
 from rest_framework import serializers
+from rest_framework.validators import ProhibitSurrogateCharactersValidator
 
 from documents.listing import preview
 from documents.models import ChatDocument
@@ -38,8 +40,28 @@ class BuiltOnceMixin:
         return copy.deepcopy(BuiltOnceMixin._built[cls])
 
 
+_SURROGATE = re.compile("[\ud800-\udfff]")
+
+
+class ProhibitSurrogates(ProhibitSurrogateCharactersValidator):
+    """DRF's check, message and code, as one regular-expression scan: DRF's walks the
+    text a character at a time in Python, 3 ms of a 40 KB paste's POST."""
+
+    def __call__(self, value: Any) -> None:
+        found = _SURROGATE.search(str(value))
+        if found is not None:
+            raise serializers.ValidationError(self.message.format(code_point=ord(found.group())), code=self.code)
+
+
 class StrictCharField(serializers.CharField):
     """A CharField that refuses numbers and booleans instead of converting them."""
+
+    def __init__(self, **kwargs: Any) -> None:
+        super().__init__(**kwargs)
+        self.validators = [
+            ProhibitSurrogates() if type(validator) is ProhibitSurrogateCharactersValidator else validator
+            for validator in self.validators
+        ]
 
     def to_internal_value(self, data: Any) -> str:
         if not isinstance(data, str):

@@ -51,6 +51,20 @@ def test_a_lone_surrogate_in_a_key_or_a_value_is_a_400(api, user, path, body):
     assert "unpaired surrogate" in response.json()["detail"]
 
 
+@pytest.mark.parametrize("text", ["a\ud800b", "\udfff", "ok " * 10_000 + "\udc00"])
+def test_a_text_field_refuses_a_lone_surrogate_as_drf_does(text):
+    """Behind the parser too (a serializer fed from elsewhere): DRF's message and code."""
+    from rest_framework.exceptions import ValidationError
+
+    from chat.api.serializers import StrictCharField
+
+    with pytest.raises(ValidationError) as raised:
+        StrictCharField().run_validation(text)
+    code_point = next(ord(c) for c in text if 0xD800 <= ord(c) <= 0xDFFF)
+    assert raised.value.get_codes() == ["surrogate_characters_not_allowed"]
+    assert f"U+{code_point:X}" in str(raised.value.detail[0])
+
+
 def test_paired_surrogates_are_text(api):
     response = raw(api, CONVERSATIONS, r'{"title": "ok \ud83d\ude00"}')
     assert response.status_code == 201
