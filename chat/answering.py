@@ -107,10 +107,13 @@ def answer(message: Message, *, restarted: bool = False) -> None:
         raise
     progress.flush(save=False)  # store_answer saves the whole text next, with the status
     finished = store_answer(message, result)
+    if finished:
+        # Before the reply is loaded for the final event: the title call can take seconds,
+        # in which a polling client may already accept the reply's proposals.
+        name_conversation(message, result.content)
     ended = ended_reply(message.pk)  # loaded once for the light context and the final event
     if finished and ended is not None:
         remember_round(ended)
-        name_conversation(message, result.content)
     publish_ended(ended)
 
 

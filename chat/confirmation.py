@@ -15,6 +15,12 @@ A clause that mixes a yes/no word with other words ("não sei", "no mercado",
 "ok, vou pensar") is not an answer either. A firm yes next to a firm no ("sim não")
 is ambiguous and answers nothing; a weak yes ("pode", "ok", "isso") yields to a no
 ("não pode" rejects).
+
+An answer is at most ``MAX_ANSWER_WORDS`` words, and only the words it could hold are
+read, so a pasted text costs no more than "sim": after "and", the new request must
+begin within the next nine words ("sim e " followed by nine or more yes/filler words
+and then a request is not read as an answer; nobody writes that, and reading on would
+make every long message of yes-words cost its whole length).
 """
 
 from __future__ import annotations

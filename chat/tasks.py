@@ -27,6 +27,7 @@ logger = logging.getLogger(__name__)
 @shared_task(bind=True, name="chat.generate_reply", acks_late=True, reject_on_worker_lost=True)
 def generate_reply(self: Any, message_id: int) -> None:
     """Answer the pending assistant message ``message_id`` (a second delivery is a no-op)."""
+    release_connections()
     redelivered = bool((self.request.delivery_info or {}).get("redelivered"))
     message = claim(message_id, redelivered=redelivered)
     if message is None:
@@ -45,6 +46,16 @@ def generate_reply(self: Any, message_id: int) -> None:
         except Exception:
             logger.exception("tool loop for message %s crashed", message_id)
             fail(message, _("An internal error stopped the assistant. Please retry."))
+
+
+def release_connections() -> None:
+    """Hand the previous task's connections back to the pool, as Django does between
+    requests: the next query takes one the pool has checked, so a connection PostgreSQL
+    dropped meanwhile is not used. A task run inside a transaction (a test, a caller's
+    atomic block) keeps its connection."""
+    for connection in connections.all(initialized_only=True):
+        if not connection.in_atomic_block:
+            connection.close_if_unusable_or_obsolete()
 
 
 _embedded_pool: ThreadPoolExecutor | None = None

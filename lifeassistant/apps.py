@@ -6,3 +6,10 @@ class LifeAssistantConfig(AppConfig):
     verbose_name = "Life assistant"
     # No litellm here: the web process never imports it (lifeassistant/llm.py). The
     # Celery worker pays the import at start-up instead (lifeassistant/celery.py).
+
+    def ready(self) -> None:
+        from django.core import checks
+
+        from .checks import shared_cache_with_a_broker
+
+        checks.register(shared_cache_with_a_broker, checks.Tags.caches)

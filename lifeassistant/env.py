@@ -124,6 +124,9 @@ def env_database(name: str, default: str) -> dict[str, Any]:
     # A connection pool per process (psycopg_pool), not persistent connections: under ASGI
     # every request runs in a thread of its own, so a per-thread persistent connection was
     # opened for each request and left open until PostgreSQL refused new clients.
+    # Health checks make the pool test a connection before handing it out, so one that
+    # PostgreSQL dropped (a restart, a failover, an idle timeout) is replaced, not a 500.
+    config["CONN_HEALTH_CHECKS"] = True
     config["OPTIONS"] = {
         **config.get("OPTIONS", {}),
         "pool": {

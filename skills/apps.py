@@ -7,11 +7,11 @@ class SkillsConfig(AppConfig):
     def ready(self) -> None:
         from django.db.models.signals import post_delete, post_save
 
+        from .catalog_version import skills_changed
         from .models import Skill
-        from .services import bump_catalog_version
 
-        def skills_changed(**kwargs: object) -> None:
-            bump_catalog_version()
+        def on_write(**kwargs: object) -> None:
+            skills_changed()
 
-        post_save.connect(skills_changed, sender=Skill, dispatch_uid="skills-changed-save")
-        post_delete.connect(skills_changed, sender=Skill, dispatch_uid="skills-changed-delete")
+        post_save.connect(on_write, sender=Skill, dispatch_uid="skills-changed-save")
+        post_delete.connect(on_write, sender=Skill, dispatch_uid="skills-changed-delete")

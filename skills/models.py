@@ -11,6 +11,7 @@ from django.db import models
 
 from lifeassistant.tools import REGISTRY
 
+from .catalog_version import skills_changed
 from .domain import FALLBACK_SKILL, SkillDefinition, ToneConfig
 from .matching import skill_references, validate_pattern
 
@@ -50,7 +51,10 @@ class SkillQuerySet(models.QuerySet):
             fallback = list(self.filter(name=FALLBACK_SKILL))
             if fallback:
                 raise FallbackSkillProtected(fallback)
-        return super().update(**kwargs)
+        updated = super().update(**kwargs)
+        if updated:
+            skills_changed()  # no signal tells the processes' catalogs about a bulk update
+        return updated
 
     update.alters_data = True  # type: ignore[attr-defined]
 

@@ -13,17 +13,15 @@ from collections.abc import Collection, Sequence
 from dataclasses import dataclass, replace
 from datetime import datetime
 from typing import Any, Protocol
-from uuid import uuid4
 
 from django.conf import settings
-from django.core.cache import cache
 from django.utils import timezone
 
-from lifeassistant.cache import CACHE_ERRORS, log_cache_fault
 from lifeassistant.tokens import count_tokens
 from lifeassistant.tools import REGISTRY
 
 from .arguments import render_arguments
+from .catalog_version import shared_catalog_version
 from .composition import BASE_PROMPT, Composition, compose, compose_monolithic, domain_catalog
 from .domain import BASE_TOOLS, SkillDefinition
 from .inertia import Decision, InertiaState, decide, is_allowed, topic_cue
@@ -33,9 +31,6 @@ from .router import semantic_router
 
 
 logger = logging.getLogger(__name__)
-
-VERSION_KEY = "skills:catalog-version"
-
 
 class InertiaHolder(Protocol):
     """Where a conversation keeps its skill-inertia state (chat's ``Conversation`` row)."""
@@ -66,27 +61,6 @@ class _CatalogCache:
 
 _process = _CatalogCache()
 _monolithic_tokens: dict[tuple[str, str, tuple[str, ...], tuple[str, ...]], int] = {}
-
-
-def bump_catalog_version() -> None:
-    """Tell every process that the skills changed (with the cache down, they rebuild anyway)."""
-    try:
-        cache.set(VERSION_KEY, uuid4().hex, timeout=None)
-    except CACHE_ERRORS as exc:
-        log_cache_fault("the skill catalog version was not bumped", exc)
-
-
-def shared_catalog_version() -> str:
-    """The version every process agrees on; a fresh one (forcing a rebuild) when the cache is down."""
-    try:
-        version = cache.get(VERSION_KEY)
-        if version is None:
-            cache.add(VERSION_KEY, uuid4().hex, timeout=None)
-            version = cache.get(VERSION_KEY)
-    except CACHE_ERRORS as exc:
-        log_cache_fault("the skill catalog is read from the database", exc)
-        version = None
-    return str(version) if version is not None else uuid4().hex
 
 
 def current_catalog() -> Catalog:

@@ -101,3 +101,15 @@ def test_a_long_message_is_classified_from_its_first_words(text: str, expected: 
     with mock.patch("chat.confirmation.normalize", wraps=normalize) as folded:
         assert confirmation_intent(text) == expected
     assert folded.call_count <= 2 * (MAX_ANSWER_WORDS + 2)
+
+
+@pytest.mark.parametrize(
+    ("text", "expected"),
+    [
+        ("sim e pode pode pode anota 30 de uber", Confirmation("accept", "pode pode pode anota 30 de uber")),
+        # The request starts after nine yes/filler words: past what an answer may hold.
+        ("sim e " + "pode " * 9 + "anota 30 de uber", None),
+    ],
+)
+def test_after_and_the_request_must_begin_within_the_words_an_answer_may_hold(text: str, expected: Confirmation | None) -> None:
+    assert confirmation_intent(text) == expected

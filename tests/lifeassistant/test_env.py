@@ -45,6 +45,7 @@ def test_postgres_connections_come_from_a_pool_not_one_per_request_thread(monkey
     monkeypatch.setenv("DATABASE_POOL_SIZE", "4")
     config = env.env_database("DATABASE_URL", "sqlite:///x")
     assert config["CONN_MAX_AGE"] == 0
+    assert config["CONN_HEALTH_CHECKS"] is True  # a connection the server dropped is replaced
     assert config["OPTIONS"]["pool"] == {"min_size": 1, "max_size": 4, "timeout": 10.0}
 
 

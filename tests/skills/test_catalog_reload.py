@@ -98,3 +98,24 @@ def test_the_catalog_is_built_once_per_process_not_per_thread(django_assert_num_
         thread.start()
         thread.join()
     assert seen == [first] and seen[0] is first
+
+
+def test_a_catalog_rebuilt_before_the_save_commits_is_replaced_after_it(django_capture_on_commit_callbacks: Any) -> None:
+    """A process that rebuilt between the save and its commit read the old rows; the
+    commit moves the version again, so that stale catalog is not kept."""
+    from skills.catalog_version import shared_catalog_version
+
+    health = Skill.objects.get(name="health")
+    with django_capture_on_commit_callbacks(execute=False) as callbacks:
+        health.trigger_patterns = [*health.trigger_patterns, "xadrez"]
+        health.save()
+        during = shared_catalog_version()  # what another process would have cached under
+    for callback in callbacks:
+        callback()
+    assert shared_catalog_version() != during
+
+
+def test_a_bulk_update_of_skills_reaches_the_catalog() -> None:
+    assert "health" in {skill.name for skill in current_catalog().skills}
+    Skill.objects.filter(name="health").update(enabled=False)
+    assert "health" not in {skill.name for skill in current_catalog().skills}
