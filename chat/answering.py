@@ -232,20 +232,13 @@ def build_llm_messages(message: Message) -> list[dict[str, Any]]:
     Token counts are estimates (``tokens.count_tokens``): the margin covers their error.
     """
     user_message = message.reply_to
-    history = list(
-        Message.objects.filter(conversation=message.conversation, status=Message.Status.DONE, superseded_at__isnull=True)
-        .exclude(pk__in=[message.pk, user_message.pk if user_message else 0])
-        .filter(created_at__lte=message.created_at)
-        .prefetch_related("tool_calls")
-        # A bounded read, whatever the conversation's length; the budget then decides.
-        .order_by("-created_at", "-id")[: settings.HISTORY_SCAN_MESSAGES]
-    )
-    history.reverse()
+    history = _recent_history(message)
+    calls = _calls_by_message(history)
     # Actions the user confirmed with this very message ran before the model's first step
     # (only a yes or a no records any: other messages need no query).
     answered = user_message is not None and confirmation_intent(user_message.content) is not None
     confirmed = list(message.tool_calls.filter(iteration=0).order_by("id")) if answered else []
-    actions = _proposed_actions([call for past in history for call in past.tool_calls.all()] + confirmed)
+    actions = _proposed_actions([call for group in calls.values() for call in group] + confirmed)
     system: list[dict[str, Any]] = [{"role": "system", "content": message.system_prompt}]
     current: list[dict[str, Any]] = []
     if user_message is not None:
@@ -256,13 +249,43 @@ def build_llm_messages(message: Message) -> list[dict[str, Any]]:
             current.append({"role": "user", "content": rest})
     opening, opening_shown = _opening(message, history)
     replayed = fit_history(
-        group_turns([_replay(past, actions) for past in history], [past.role for past in history]),
+        group_turns([_replay(past, calls.get(past.pk, []), actions) for past in history], [past.role for past in history]),
         budget_tokens=history_budget(system + current, _offered_tools(message)),
         count=lambda turn: tokens.count_tokens(messages=turn),
         opening=opening,
         opening_shown=opening_shown,
     )
     return [*system, *replayed, *current]
+
+
+def _recent_history(message: Message) -> list[Message]:
+    """The finished, live messages before ``message`` and its user message, oldest first:
+    at most ``HISTORY_SCAN_MESSAGES``, whatever the conversation's length (the budget then
+    decides), and only the columns a replay reads (a row's JSON ledger columns are not)."""
+    excluded = [message.pk, message.reply_to_id or 0]
+    history = list(
+        Message.objects.filter(conversation_id=message.conversation_id, status=Message.Status.DONE, superseded_at__isnull=True)
+        .exclude(pk__in=excluded)
+        .filter(created_at__lte=message.created_at)
+        .only("id", "role", "content", "intent", "created_at")
+        .order_by("-created_at", "-id")[: settings.HISTORY_SCAN_MESSAGES]
+    )
+    history.reverse()
+    return history
+
+
+def _calls_by_message(history: list[Message]) -> dict[int, list[ToolCall]]:
+    """The tool calls of the replies in ``history``, by message id, in one query.
+
+    Not ``prefetch_related``: it builds a related manager and a queryset per message, which
+    was most of the cost of replaying a long conversation.
+    """
+    replies = [past.pk for past in history if past.role == Message.Role.ASSISTANT]
+    grouped: dict[int, list[ToolCall]] = {}
+    if replies:
+        for call in ToolCall.objects.filter(message_id__in=replies).order_by("id"):
+            grouped.setdefault(call.message_id, []).append(call)
+    return grouped
 
 
 def _proposed_actions(calls: list[ToolCall]) -> dict[int, PendingAction]:
@@ -317,13 +340,13 @@ def user_text(user_message: Message) -> str:
     return user_message.intent.strip() or user_message.content
 
 
-def _replay(past: Message, actions: dict[int, PendingAction]) -> list[dict[str, Any]]:
+def _replay(past: Message, calls: list[ToolCall], actions: dict[int, PendingAction]) -> list[dict[str, Any]]:
     # Each replayed message is capped (HISTORY_MESSAGE_MAX_CHARS): one huge old message
     # must not fill the next request.
     cap = settings.HISTORY_MESSAGE_MAX_CHARS
     if past.role == Message.Role.USER:
         return [{"role": "user", "content": bounded(user_text(past), cap)}]
-    turns = _tool_turns(list(past.tool_calls.all()), actions, cap=cap)
+    turns = _tool_turns(calls, actions, cap=cap)
     turns.append({"role": "assistant", "content": bounded(past.content, cap)})
     return turns
 

@@ -11,7 +11,7 @@ from typing import Any
 
 import pytest
 
-from chat.models import Conversation, Message
+from chat.models import Conversation, Message, ToolCall
 from chat.tasks import generate_reply
 
 POST_MAX = 10  # 8 statements (one reads what is known about the user) + SAVEPOINT/RELEASE
@@ -64,6 +64,15 @@ def test_a_pasted_document_adds_one_insert_and_the_202_needs_no_query_for_it(
     assert body["user_message"]["content_truncated"] is True
 
 
+def _reply_within(queries: int, api: Any, conversation: dict[str, Any], assert_max_num_queries: Any) -> None:
+    reply_id = api.post(
+        f"/api/v1/conversations/{conversation['id']}/messages/", {"content": "Gastei 50 reais no mercado"}, format="json"
+    ).json()["assistant_message"]["id"]
+    with assert_max_num_queries(queries):
+        generate_reply(reply_id)
+    assert Message.objects.get(pk=reply_id).status == "done"
+
+
 @pytest.mark.parametrize("history", [10, 1000])
 def test_a_reply_costs_the_same_few_queries_whatever_the_history(
     api, conversation, django_assert_max_num_queries, history, settings
@@ -72,12 +81,19 @@ def test_a_reply_costs_the_same_few_queries_whatever_the_history(
     # machine's speed; one batch for the whole reply keeps the count about the history.
     settings.EVENTS_BATCH_SECONDS = 60
     _history(api, conversation, history)
-    reply_id = api.post(
-        f"/api/v1/conversations/{conversation['id']}/messages/", {"content": "Gastei 50 reais no mercado"}, format="json"
-    ).json()["assistant_message"]["id"]
-    with django_assert_max_num_queries(REPLY_MAX):
-        generate_reply(reply_id)
-    assert Message.objects.get(pk=reply_id).status == "done"
+    _reply_within(REPLY_MAX, api, conversation, django_assert_max_num_queries)
+
+
+def test_tool_calls_in_the_history_are_read_in_one_query(api, conversation, django_assert_max_num_queries, settings):
+    settings.EVENTS_BATCH_SECONDS = 60
+    _history(api, conversation, 300)
+    replies = Message.objects.filter(conversation_id=conversation["id"], role="assistant", status="done")
+    ToolCall.objects.bulk_create(
+        ToolCall(message=reply, call_id=f"call-{reply.pk}", tool="search_knowledge", arguments={"query": "x"},
+                 result={"items": []}, ok=True)
+        for reply in replies
+    )
+    _reply_within(REPLY_MAX, api, conversation, django_assert_max_num_queries)
 
 
 @pytest.mark.parametrize("history", [10, 1000])
