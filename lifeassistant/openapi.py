@@ -6,8 +6,9 @@ name operations and path parameters readably. Views describe only what is theirs
 (their body, their 409 or 422); everything that follows from how a view is built is
 added here, for every endpoint, including ones added later:
 
-- 400, 413 and 415 for an operation with a request body (bad JSON or fields, a body
-  over the size limit, a body that is not JSON); 400 for one with query parameters.
+- 400 and 415 for an operation with a request body (bad JSON or fields, a body that is
+  not JSON); 413 for every POST, PUT and PATCH (a body over the size limit is refused
+  before the view, whether it reads a body or not); 400 for one with query parameters.
 - 401 wherever a credential is checked, 403 where a session's CSRF check applies.
 - 404 for a path with parameters (not yours, or not there) and for a paginated list
   (a tampered cursor).
@@ -132,9 +133,10 @@ class ApiAutoSchema(AutoSchema):
     def standard_error_codes(self) -> list[int]:
         """The error codes that follow from how the view is built (see the module docstring)."""
         codes: set[int] = set()
-        has_body = self.method in BODY_METHODS and self.get_request_serializer() is not None
-        if has_body:
-            codes |= {400, 413, 415}
+        if self.method in BODY_METHODS:
+            codes.add(413)  # any body over the limit, read or not (lifeassistant.middleware)
+            if self.get_request_serializer() is not None:
+                codes |= {400, 415}
         parameters = self._get_parameters()
         if any(parameter["in"] == "query" for parameter in parameters):
             codes.add(400)

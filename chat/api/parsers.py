@@ -63,7 +63,10 @@ def json_constant_refused(name: str) -> Any:
     raise ValueError(f"{name} is not valid JSON")
 
 
-_STRING = re.compile(r'"(?:[^"\\]+|\\.)*"', re.DOTALL)
+# A string, unrolled so nothing can backtrack, and ending at the text's end when it is not
+# closed: every match consumes what it tried, so the scan stays linear on any input. (The
+# nested form "(?:[^"\\]+|\\.)*" took exponential time on a string left open.)
+_STRING = re.compile(r'"[^"\\]*(?:\\.[^"\\]*)*(?:"|\\?\Z)', re.DOTALL)
 _NOT_BRACKET = re.compile(r"[^\[\]{}]+")
 
 

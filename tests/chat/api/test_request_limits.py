@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import threading
 
 import pytest
 from rest_framework.test import APIClient
@@ -36,6 +37,24 @@ def test_ordinary_nesting_and_brackets_inside_strings_still_parse(api):
     response = api.post(CONVERSATIONS, {"title": title[:200]}, format="json")
     assert response.status_code == 201
     assert response.json()["title"] == title[:200]
+
+
+@pytest.mark.parametrize(
+    "body",
+    ['{"username": "' + "a" * 60, '{"username": "' + '\\"' * 200_000, '["' * 200_000],
+    ids=["open-string", "escaped-quotes-left-open", "many-open-strings"],
+)
+def test_a_string_left_open_is_a_prompt_400_not_a_worker_tied_up(body):
+    # The depth scan once took exponential time on an unclosed string: 60 bytes without
+    # signing in held a worker for days. It answers at all now (a hang guard, not a timing).
+    answered: list[object] = []
+    worker = threading.Thread(target=lambda: answered.append(raw(APIClient(), TOKEN, body)), daemon=True)
+    worker.start()
+    worker.join(timeout=30)
+
+    assert answered, "the parser did not answer within 30 s"
+    assert answered[0].status_code == 400
+    assert "JSON parse error" in answered[0].json()["detail"]
 
 
 @pytest.mark.parametrize(
@@ -92,8 +111,9 @@ TEN_MB = 10 * 1024 * 1024
         (CONVERSATIONS, "application/x-www-form-urlencoded", "title=" + "x" * TEN_MB),
         (TOKEN, "application/json", json.dumps({"username": "x" * TEN_MB, "password": "x"})),
         ("/api/v1/conversations/1/messages/", "application/json", json.dumps({"content": "x" * TEN_MB})),
+        ("/api/v1/actions/1/accept/", "application/json", json.dumps({"note": "x" * TEN_MB})),
     ],
-    ids=["json", "form", "token", "messages"],
+    ids=["json", "form", "token", "messages", "bodiless-accept"],
 )
 def test_a_10_mb_body_is_a_json_413(api, path, content_type, body):
     client = api if path != TOKEN else APIClient()
