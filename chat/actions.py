@@ -23,7 +23,7 @@ from typing import TYPE_CHECKING, Any, TypeGuard
 
 from django.conf import settings
 from django.db import transaction
-from django.db.models import Q
+from django.db.models import Q, QuerySet
 from django.utils import timezone
 from django.utils.functional import Promise
 from django.utils.translation import gettext as _
@@ -161,16 +161,33 @@ class ConfirmationResult:
         return [*self.executed, *self.failed, *self.rejected, *self.expired]
 
 
+def _latest_reply_with_waiting_actions(replies: QuerySet[Message]) -> int | None:
+    """The id of the newest finished reply among ``replies`` with an action still waiting."""
+    return (
+        PendingAction.objects.filter(
+            message__in=replies.filter(status=Message.Status.DONE),
+            status=PendingAction.Status.PENDING,
+            expires_at__gt=timezone.now(),
+        )
+        .order_by("-message__created_at", "-message_id")
+        .values_list("message_id", flat=True)
+        .first()
+    )
+
+
 def apply_confirmation(
     *, conversation: Conversation, text: str, user: User, reply: Message | None = None
 ) -> ConfirmationResult | None:
-    """Accept or reject the actions proposed by the latest reply when ``text`` is a yes or a no.
+    """Accept or reject the actions of the latest reply that has any waiting, when ``text``
+    is a yes or a no.
 
-    Only the actions of the most recent assistant reply are concerned: an old, ignored
-    proposal is never run by a "sim" meant for something else. When ``reply`` (the new
-    assistant message) is given, each outcome is stored on it as a tool call of iteration
-    0, so the model sees what happened before it answers. Returns None when ``text`` is
-    not a confirmation or nothing was waiting.
+    A question in between ("quanto gastei este mês?") does not strand a proposal: the yes
+    goes to the newest reply whose actions still wait and have not expired. With none
+    waiting, the latest reply's own (expired) proposals are answered, so the user hears
+    that they expired; with nothing at all, a yes is just a message. When ``reply`` (the
+    new assistant message) is given, each outcome is stored on it as a tool call of
+    iteration 0, so the model sees what happened before it answers. Returns None when
+    ``text`` is not a confirmation or nothing was waiting.
     """
     confirmation = confirmation_intent(text)
     if confirmation is None:
@@ -182,10 +199,11 @@ def apply_confirmation(
     previous = replies.order_by("-created_at", "-id").first()
     if previous is None or previous.status != Message.Status.DONE:
         return None  # the user cannot have seen proposals of a reply still being written
+    target = _latest_reply_with_waiting_actions(replies) or previous.pk
     with transaction.atomic():
         waiting = list(
             PendingAction.objects.select_for_update()
-            .filter(message=previous, status=PendingAction.Status.PENDING)
+            .filter(message_id=target, status=PendingAction.Status.PENDING)
             .order_by("id")
         )
         if not waiting:

@@ -20,6 +20,7 @@ from .actions import is_proposal, propose, replayed_proposal, withdraw_for_faile
 from .models import Conversation, Message, PendingAction, ToolCall
 from .titles import model_title, title_prompt
 from .confirmation import confirmation_intent
+from .failures import Failure
 from .history import fit_history, group_turns
 from .reply_progress import clear_events, ended_reply, new_progress, publish_ended, publish_final, publish_status
 from .tool_loop import LoopResult, ToolResult, run_tool_loop
@@ -54,13 +55,14 @@ def claim(message_id: int, *, redelivered: bool = False) -> Message | None:
     return Message.objects.select_related("conversation__owner", "reply_to", "prompt").get(pk=message_id)
 
 
-def fail(message: Message, error: str) -> None:
-    """Mark the reply failed with a message the user can read; the user's message stays.
-
-    A reply the user stopped meanwhile stays stopped.
+def fail(message: Message, code: Failure, detail: str) -> None:
+    """Mark the reply failed: ``code`` for the user (the API shows its sentence), ``detail``
+    for the logs and the admin. The user's message stays; a reply the user stopped
+    meanwhile stays stopped.
     """
+    logger.warning("reply %s failed (%s): %s", message.pk, code.value, detail)
     Message.objects.filter(pk=message.pk, status__in=[Message.Status.PENDING, Message.Status.RUNNING]).update(
-        status=Message.Status.FAILED, error=error, finished_at=timezone.now()
+        status=Message.Status.FAILED, error_code=code, error=detail[:2000], finished_at=timezone.now()
     )
     withdraw_for_failed_reply(message)
     publish_final(message.pk)

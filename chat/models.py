@@ -8,6 +8,8 @@ from typing import Any
 from django.conf import settings
 from django.db import models
 
+from .failures import Failure
+
 
 class Conversation(models.Model):
     """One user's chat thread. Also holds the skill state used for inertia."""
@@ -120,7 +122,10 @@ class Message(models.Model):
     content = models.TextField(blank=True, help_text="What the user wrote, or the assistant's answer (the text so far while it runs).")
     intent = models.TextField(blank=True, help_text="The clean intent derived from a user message.")
     language = models.CharField(max_length=8, blank=True)
+    # A failed reply: what went wrong for the logs and the admin (class names, provider
+    # text), and the code whose sentence the API shows instead (``chat.failures``).
     error = models.TextField(blank=True)
+    error_code = models.CharField(max_length=32, choices=Failure.choices, blank=True)
     # What the pipeline decided for an assistant message (the skills ledger).
     active_skills = models.JSONField(default=list, blank=True)
     skill_reason = models.CharField(max_length=16, blank=True)

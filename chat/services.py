@@ -46,6 +46,7 @@ from .actions import (
     withdraw_for_superseded_reply,
 )
 from .answering import fail
+from .failures import Failure
 from .reply_progress import clear_events, publish_final
 from skills.commands import CommandPlan, plan_commands
 from .language import SUPPORTED, django_language, fallback_language
@@ -415,7 +416,7 @@ def dispatch_reply(assistant_message: Message) -> None:
             queue_reply(assistant_message.pk)
         except Exception:
             logger.exception("could not queue reply %s", assistant_message.pk)
-            fail(assistant_message, _("The assistant could not be reached. Please retry."))
+            fail(assistant_message, Failure.NOT_QUEUED, "the reply task could not be queued (see the traceback logged above)")
 
     transaction.on_commit(send)
 
@@ -448,7 +449,7 @@ def retry_reply(assistant_message: Message) -> Message | None:
         withdraw_for_failed_reply(locked)
         locked.tool_calls.filter(iteration__gte=1).delete()
         Message.objects.filter(pk=locked.pk).update(
-            status=Message.Status.PENDING, error="", started_at=timezone.now(), finished_at=None, content=""
+            status=Message.Status.PENDING, error="", error_code="", started_at=timezone.now(), finished_at=None, content=""
         )
         # The old run's log ended with its final event; the new run streams a new one.
         transaction.on_commit(lambda: clear_events(locked.pk))

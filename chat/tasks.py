@@ -12,9 +12,9 @@ from celery.exceptions import SoftTimeLimitExceeded
 from django.conf import settings
 from django.db import connections
 from django.utils import translation
-from django.utils.translation import gettext as _
 
 from .answering import answer, claim, fail
+from .failures import Failure
 from .language import django_language
 from .reply_progress import publish_final
 from lifeassistant.llm import LLMError
@@ -40,12 +40,12 @@ def generate_reply(self: Any, message_id: int) -> None:
         try:
             answer(message, restarted=redelivered)
         except LLMError as exc:
-            fail(message, str(exc))
+            fail(message, Failure(exc.code), str(exc))
         except SoftTimeLimitExceeded:
-            fail(message, _("The assistant took too long to answer. Please retry."))
-        except Exception:
+            fail(message, Failure.TIMEOUT, f"the task's soft time limit ({settings.CELERY_TASK_SOFT_TIME_LIMIT} s) passed")
+        except Exception as exc:
             logger.exception("tool loop for message %s crashed", message_id)
-            fail(message, _("An internal error stopped the assistant. Please retry."))
+            fail(message, Failure.INTERNAL, f"{type(exc).__name__}: {exc}")
 
 
 def release_connections() -> None:

@@ -37,7 +37,15 @@ OFFLINE_PROVIDER = "offline"
 
 
 class LLMError(Exception):
-    """The model could not produce an answer; the message is safe to show to the user."""
+    """The model could not produce an answer.
+
+    The message is for the logs and the admin (it names the provider's error class);
+    ``code`` says what kind of failure it was, as ``chat.failures.Failure`` spells it.
+    """
+
+    def __init__(self, message: str, *, code: str = "model_unavailable") -> None:
+        super().__init__(message)
+        self.code = code
 
 
 @dataclass(frozen=True)
@@ -160,8 +168,7 @@ def completion(
 
     ``timeout`` and ``max_retries`` default to ``LLM_TIMEOUT_SECONDS`` and
     ``LLM_MAX_RETRIES``; a call made while a request waits passes a short budget.
-    Raises ``LLMError`` with a user-presentable message once retries are exhausted or
-    the provider refuses the request.
+    Raises ``LLMError`` once retries are exhausted or the provider refuses the request.
     """
     kwargs = _call_arguments(
         messages, tools=tools, temperature=temperature, note=note, response_format=response_format, timeout=timeout
@@ -197,7 +204,9 @@ class CompletionStream:
         except broken as exc:
             _reraise_time_limit(exc)
             # Text already reached the user, so a retry would repeat it: the reply fails instead.
-            raise LLMError(f"The language model stopped in the middle of its answer ({type(exc).__name__}).") from exc
+            raise LLMError(
+                f"The language model stopped in the middle of its answer ({type(exc).__name__}).", code="model_interrupted"
+            ) from exc
 
     def close(self) -> None:
         provider_stream = getattr(self._wrapper, "completion_stream", None)
@@ -286,7 +295,7 @@ def _with_retries(kwargs: dict[str, Any], max_retries: int | None = None) -> Any
                            type(exc).__name__, attempt, attempts, delay)
             time.sleep(delay)
         except openai.OpenAIError as exc:
-            raise LLMError(f"The language model refused the request ({type(exc).__name__}).") from exc
+            raise LLMError(f"The language model refused the request ({type(exc).__name__}).", code="model_refused") from exc
     raise AssertionError("unreachable")  # pragma: no cover
 
 

@@ -19,6 +19,7 @@ from lifeassistant import light_context
 
 from .. import markdown
 from ..actions import effective_status
+from ..failures import Failure, failure_text
 from ..models import Conversation, Message, PendingAction, ToolCall
 
 
@@ -91,6 +92,14 @@ class ConversationSerializer(RejectUnknownFieldsMixin, BuiltOnceMixin, serialize
         model = Conversation
         fields = ["id", "title", "active_skills", "created_at", "updated_at"]
         read_only_fields = ["id", "active_skills", "created_at", "updated_at"]
+
+    def update(self, instance: Conversation, validated_data: dict[str, Any]) -> Conversation:
+        """Write only the fields given: the row this request read may be older than the
+        language or skills a message stored meanwhile, and a rename must not put them back."""
+        for name, value in validated_data.items():
+            setattr(instance, name, value)
+        instance.save(update_fields=[*validated_data, "updated_at"])
+        return instance
 
 
 class ToolCallSerializer(BuiltOnceMixin, serializers.ModelSerializer):
@@ -178,6 +187,13 @@ class MessageSerializer(BuiltOnceMixin, serializers.ModelSerializer):
         help_text="An assistant message's markdown as sanitized HTML (no raw HTML, scripts, images or "
         "non-http links; links open in a new tab). Null for user messages, which show as plain text."
     )
+    error = serializers.SerializerMethodField(
+        help_text="A failed reply: what happened, in the reader's language (empty otherwise)."
+    )
+    error_code = serializers.ChoiceField(
+        choices=Failure.choices, allow_blank=True, read_only=True,
+        help_text="A failed reply: why, as a stable code for clients (empty otherwise).",
+    )
     usage = serializers.SerializerMethodField()
     tool_calls = ToolCallSerializer(many=True, read_only=True)
     pending_actions = PendingActionBriefSerializer(many=True, read_only=True)
@@ -196,6 +212,7 @@ class MessageSerializer(BuiltOnceMixin, serializers.ModelSerializer):
             "intent",
             "language",
             "error",
+            "error_code",
             "reply_to",
             "active_skills",
             "skill_reason",
@@ -227,6 +244,10 @@ class MessageSerializer(BuiltOnceMixin, serializers.ModelSerializer):
 
     def get_content_truncated(self, message: Message) -> bool:
         return self._is_cut(message)
+
+    def get_error(self, message: Message) -> str:
+        # The stored detail names classes and provider errors: it stays in the logs and the admin.
+        return failure_text(message.error_code) if message.status == Message.Status.FAILED else ""
 
     @extend_schema_field(serializers.CharField(allow_null=True))
     def get_content_html(self, message: Message) -> str | None:

@@ -11,6 +11,7 @@ from django.utils import timezone
 
 from chat.actions import ActionConflict, accept, apply_confirmation, propose, reject
 from chat.answering import build_llm_messages, execute_tool_call, fail
+from chat.failures import Failure
 from chat.models import Conversation, Message, PendingAction, ToolCall
 from lifeassistant.tools import ToolContext
 from lifeassistant.models import Expense
@@ -136,9 +137,31 @@ def test_an_expired_action_never_runs(conversation: Conversation) -> None:
     assert "expired" in reply.tool_calls.get().error
 
 
-def test_a_yes_does_not_run_proposals_of_older_replies(conversation: Conversation) -> None:
-    propose_expense(reply_in(conversation))
-    reply_in(conversation, "Outra coisa: como foi seu dia?")
+def test_a_yes_after_a_question_in_between_confirms_the_reply_whose_action_waits(conversation: Conversation) -> None:
+    action = propose_expense(reply_in(conversation))
+    reply_in(conversation, "Você gastou R$ 320,00 este mês.")  # the user asked something else meanwhile
+
+    result = apply_confirmation(conversation=conversation, text="sim, pode registrar", user=conversation.owner, reply=new_reply(conversation, "sim"))
+
+    assert [a.pk for a in result.executed] == [action.pk]
+    assert Expense.objects.count() == 1
+
+
+def test_a_yes_goes_to_the_newest_reply_with_waiting_actions_only(conversation: Conversation) -> None:
+    older = propose_expense(reply_in(conversation))
+    newer = propose_expense(reply_in(conversation), call_id="call-2")
+
+    result = apply_confirmation(conversation=conversation, text="sim", user=conversation.owner, reply=new_reply(conversation, "sim"))
+
+    assert [a.pk for a in result.executed] == [newer.pk]
+    older.refresh_from_db()
+    assert older.status == "pending"  # still answerable from its card
+
+
+def test_a_yes_with_only_an_old_expired_proposal_is_just_a_message(conversation: Conversation) -> None:
+    action = propose_expense(reply_in(conversation))
+    PendingAction.objects.filter(pk=action.pk).update(expires_at=timezone.now() - timedelta(seconds=1))
+    reply_in(conversation, "Quer que eu mostre um resumo?")
 
     result = apply_confirmation(conversation=conversation, text="sim", user=conversation.owner, reply=new_reply(conversation, "sim"))
 
@@ -184,7 +207,7 @@ def test_a_failed_reply_withdraws_its_proposals(conversation: Conversation) -> N
     reply = reply_in(conversation)
     action = propose_expense(reply)
 
-    fail(reply, "The language model is unavailable.")
+    fail(reply, Failure.MODEL_UNAVAILABLE, "The language model is unavailable (ServiceUnavailableError).")
 
     action.refresh_from_db()
     assert action.status == "expired"
@@ -256,7 +279,7 @@ def test_a_rerun_after_the_write_ran_tells_the_model_instead_of_proposing_it_aga
 def test_a_retried_reply_can_propose_again_what_its_failed_run_had_offered(conversation: Conversation) -> None:
     reply = reply_in(conversation)
     withdrawn = propose_expense(reply, call_id="call_first_run")
-    fail(reply, "The language model is unavailable.")
+    fail(reply, Failure.MODEL_UNAVAILABLE, "The language model is unavailable (ServiceUnavailableError).")
 
     again = propose_expense(reply, call_id="call_retry")
 

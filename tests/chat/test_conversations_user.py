@@ -9,6 +9,7 @@ from typing import Any
 import pytest
 from rest_framework.test import APIClient
 
+from chat.api.serializers import ConversationSerializer
 from chat.models import Conversation, PendingAction
 from lifeassistant.models import Expense, Profile
 
@@ -204,3 +205,17 @@ def test_saving_a_stale_conversation_keeps_the_skills_a_message_turned_on(user: 
 
     saved = Conversation.objects.get(pk=conversation.pk)
     assert (saved.title, saved.active_skills) == ("Renamed", ["finance"])
+
+
+def test_a_rename_writes_only_the_title_not_a_language_stored_meanwhile(user: Any) -> None:
+    """Issue 13, item 5: the PATCH serializer saves the fields it was given, nothing it merely read."""
+    conversation = Conversation.objects.create(owner=user, title="Old", language="pt")
+    stale = Conversation.objects.get(pk=conversation.pk)
+    Conversation.objects.filter(pk=conversation.pk).update(language="en", active_skills=["finance"])
+
+    renaming = ConversationSerializer(stale, data={"title": "Renamed"}, partial=True)
+    assert renaming.is_valid(), renaming.errors
+    renaming.save(title_source=Conversation.TitleSource.USER)
+
+    saved = Conversation.objects.get(pk=conversation.pk)
+    assert (saved.title, saved.title_source, saved.language, saved.active_skills) == ("Renamed", "user", "en", ["finance"])

@@ -160,7 +160,11 @@ def test_a_provider_outage_fails_the_reply_clearly_and_keeps_the_users_message(
     reply = say("Gastei 50 reais no mercado")
 
     assert reply["status"] == "failed"
-    assert "unavailable" in reply["error"]
+    # The user reads a sentence and the client a code; the provider's error class stays in
+    # the row for the logs and the admin.
+    assert reply["error_code"] == "model_unavailable"
+    assert reply["error"] == "O assistente está indisponível no momento. Tente de novo em instantes."  # asked in pt-BR
+    assert "ServiceUnavailableError" in Message.objects.get(pk=reply["id"]).error
     assert len(scripted_llm.requests) == 3  # the first try and two retries
     assert Message.objects.filter(role="user", content="Gastei 50 reais no mercado").exists()
 

@@ -450,13 +450,18 @@
   }
 
   // A failed reply says what happened in words, never the internal error text.
+  // By the reply's error_code, in the page's language (the API's own sentence follows the
+  // language the reply was written in, which may differ from the page's).
   function failureText(message) {
-    const error = String(message.error || "").toLowerCase();
-    if (error.includes("timed out") || error.includes("timeout")) return gettext("The assistant did not answer in time.");
-    if (error.includes("unavailable") || error.includes("connection")) {
-      return gettext("The assistant is unavailable right now.");
+    switch (message.error_code) {
+      case "timeout":
+        return gettext("The assistant did not answer in time.");
+      case "model_unavailable":
+      case "not_queued":
+        return gettext("The assistant is unavailable right now.");
+      default:
+        return gettext("The assistant could not answer this time.");
     }
-    return gettext("The assistant could not answer this time.");
   }
 
   function renderAssistantBody(message) {

@@ -127,13 +127,13 @@ def test_it_throttles_message_creation_with_retry_after(api, conversation, send,
 def test_it_retries_a_failed_reply(api, conversation, send, shipped_skills, django_capture_on_commit_callbacks):
     body = send(api, conversation["id"], {"content": "oi"}).json()
     reply_id = body["assistant_message"]["id"]
-    Message.objects.filter(pk=reply_id).update(status="failed", error="The language model is unavailable.")
+    Message.objects.filter(pk=reply_id).update(status="failed", error="The language model is unavailable (ServiceUnavailableError).", error_code="model_unavailable")
     with django_capture_on_commit_callbacks(execute=True):
         response = api.post(f"/api/v1/messages/{reply_id}/retry/")
     assert response.status_code == 202
     reply = api.get(f"/api/v1/messages/{reply_id}/").json()
     assert reply["status"] == "done"
-    assert reply["error"] == ""
+    assert reply["error"] == "" and reply["error_code"] == ""
 
 
 def test_only_a_failed_reply_can_be_retried(api, conversation, send, shipped_skills):
@@ -212,4 +212,7 @@ def test_a_broker_that_refuses_the_task_fails_the_reply_instead_of_leaving_it_pe
     reply = api.get(f"/api/v1/messages/{body['assistant_message']['id']}/").json()
     assert reply["status"] == "failed"
     assert reply["error"] == "The assistant could not be reached. Please retry."
+    assert reply["error_code"] == "not_queued"
+    in_portuguese = api.get(f"/api/v1/messages/{reply['id']}/", HTTP_ACCEPT_LANGUAGE="pt-BR").json()
+    assert in_portuguese["error"] == "Não foi possível falar com o assistente. Tente de novo."
     assert api.get(f"/api/v1/messages/{body['user_message']['id']}/").json()["content"] == "oi"

@@ -1,0 +1,27 @@
+"""Why a reply failed: a stable code for clients and a sentence for the person reading.
+
+The technical detail (the exception's class, the provider's message) is kept in
+``Message.error`` for the logs and the admin; the API shows only the code and its
+sentence, in the reader's language, so no class name or provider text reaches a user.
+"""
+
+from __future__ import annotations
+
+from django.db import models
+from django.utils.translation import gettext_lazy as _
+
+
+class Failure(models.TextChoices):
+    """The label is what a user reads."""
+
+    TIMEOUT = "timeout", _("The assistant did not answer in time. Please retry.")
+    MODEL_UNAVAILABLE = "model_unavailable", _("The assistant is unavailable right now. Please retry in a moment.")
+    MODEL_INTERRUPTED = "model_interrupted", _("The assistant stopped in the middle of its answer. Please retry.")
+    MODEL_REFUSED = "model_refused", _("The assistant could not answer this request. Please retry.")
+    NOT_QUEUED = "not_queued", _("The assistant could not be reached. Please retry.")
+    INTERNAL = "internal", _("An internal error stopped the assistant. Please retry.")
+
+
+def failure_text(code: str) -> str:
+    """The sentence for ``code``; a reply that failed before codes existed gets the internal one."""
+    return str(Failure(code).label if code in Failure.values else Failure.INTERNAL.label)

@@ -1,0 +1,62 @@
+"""A failed reply tells its reader what happened in plain words; the detail stays in the row.
+
+Class names, provider messages and stack traces are for the logs and the admin: the API
+(and so the mobile app and the web chat) gets a stable ``error_code`` and its sentence in
+the reader's language.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+import pytest
+from celery.exceptions import SoftTimeLimitExceeded
+from django.utils import translation
+
+from chat import tasks
+from chat.failures import Failure, failure_text
+from chat.models import Message
+from lifeassistant.event_log import event_log
+
+pytestmark = pytest.mark.django_db
+
+
+def _failing_reply(api: Any, send: Any, monkeypatch: Any, error: BaseException) -> dict[str, Any]:
+    def answer(message: Message, *, restarted: bool = False) -> None:
+        raise error
+
+    monkeypatch.setattr(tasks, "answer", answer)
+    conversation = api.post("/api/v1/conversations/", {}, format="json").json()
+    return send(api, conversation["id"], {"content": "Gastei 50 reais no mercado"}).json()["assistant_message"]
+
+
+def test_a_reply_past_its_time_limit_says_it_did_not_answer_in_time(api, send, shipped_skills, monkeypatch) -> None:
+    reply = _failing_reply(api, send, monkeypatch, SoftTimeLimitExceeded())
+
+    shown = api.get(f"/api/v1/messages/{reply['id']}/").json()
+    in_portuguese = api.get(f"/api/v1/messages/{reply['id']}/", HTTP_ACCEPT_LANGUAGE="pt-BR").json()
+
+    assert shown["status"] == "failed" and shown["error_code"] == "timeout"
+    assert shown["error"] == "The assistant did not answer in time. Please retry."
+    assert in_portuguese["error"] == "O assistente não respondeu a tempo. Tente de novo."
+
+
+def test_a_crash_shows_a_sentence_and_keeps_the_class_name_for_the_admin(api, send, shipped_skills, monkeypatch) -> None:
+    reply = _failing_reply(api, send, monkeypatch, KeyError("secret_internal_key"))
+
+    shown = api.get(f"/api/v1/messages/{reply['id']}/").json()
+    final = [event for event in event_log().read(reply["id"], None) if event.final]
+
+    assert shown["error_code"] == "internal"
+    assert shown["error"] == "An internal error stopped the assistant. Please retry."
+    assert "KeyError" not in str(shown) and "secret_internal_key" not in str(final[0].data)
+    assert Message.objects.get(pk=reply["id"]).error == "KeyError: 'secret_internal_key'"
+
+
+def test_every_failure_code_has_a_portuguese_sentence() -> None:
+    with translation.override("pt-br"):
+        portuguese = {code: failure_text(code) for code in Failure.values}
+    with translation.override("en"):
+        english = {code: failure_text(code) for code in Failure.values}
+
+    assert all(portuguese[code] != english[code] for code in Failure.values), portuguese
