@@ -441,6 +441,7 @@ def retry_reply(assistant_message: Message) -> Message | None:
     limit passes again: a second retry meanwhile is refused.
     """
     with transaction.atomic():
+        lock_conversation(assistant_message.conversation_id)  # the one lock order: conversation, then its rows
         locked = Message.objects.select_for_update().get(pk=assistant_message.pk)
         if not can_retry(locked):
             return None
@@ -468,6 +469,7 @@ def cancel_reply(assistant_message: Message) -> Message:
     ended is returned unchanged.
     """
     with transaction.atomic():
+        lock_conversation(assistant_message.conversation_id)  # the one lock order: conversation, then its rows
         locked = Message.objects.select_for_update().get(pk=assistant_message.pk)
         was = locked.status
         if locked.role == Message.Role.ASSISTANT and was in (Message.Status.PENDING, Message.Status.RUNNING):

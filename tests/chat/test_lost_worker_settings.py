@@ -1,6 +1,6 @@
 """A worker killed mid-reply hands the reply back to the queue at once (issue 13, item 16).
 
-The kill itself is exercised with a real worker in test_worker.py (``-m worker``); these
+The kill itself is exercised with a real worker in test_streaming_worker.py (``-m worker``); these
 check the settings that make it work on every run of the fast suite, because losing one
 of them turns a redelivery back into a reply stuck ``running`` until the retry window.
 """
