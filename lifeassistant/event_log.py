@@ -17,7 +17,6 @@ import json
 import re
 import threading
 import time
-import weakref
 from abc import ABC, abstractmethod
 from collections.abc import Callable
 from dataclasses import dataclass
@@ -122,9 +121,6 @@ class RedisEventLog(EventLog):
         # Short timeouts: a Redis outage must not hold the worker's reply up.
         self._client = redis.Redis.from_url(url, socket_connect_timeout=2, socket_timeout=5)
         self._append = self._client.register_script(APPEND_SCRIPT)
-        self._async_clients: weakref.WeakKeyDictionary[asyncio.AbstractEventLoop, aredis.Redis] = (
-            weakref.WeakKeyDictionary()
-        )
 
     def key(self, reply_id: int) -> str:
         return f"{self.prefix}{reply_id}"
@@ -146,25 +142,16 @@ class RedisEventLog(EventLog):
         return [_event(entry_id, fields) for entry_id, fields in entries]
 
     async def wait(self, reply_id: int, after: str | None, timeout: float) -> list[Event]:
-        # XREAD BLOCK holds one pooled socket, no thread, while nothing happens; the outer
-        # bound catches a Redis that stops answering without closing the socket.
-        read = self._async_client().xread({self.key(reply_id): after or "0-0"}, block=max(1, int(timeout * 1000)))
+        # A client per wait keeps redis.asyncio's connections on the running event loop;
+        # XREAD BLOCK holds one socket, no thread, while nothing happens.
+        client = aredis.Redis.from_url(self.url, socket_connect_timeout=2, socket_timeout=timeout + 5)
         try:
-            answer: Any = await asyncio.wait_for(read, timeout + 5)
-        except (redis.RedisError, asyncio.TimeoutError) as exc:
-            raise EventLogUnavailable(str(exc) or type(exc).__name__) from exc
+            answer: Any = await client.xread({self.key(reply_id): after or "0-0"}, block=max(1, int(timeout * 1000)))
+        except redis.RedisError as exc:
+            raise EventLogUnavailable(str(exc)) from exc
+        finally:
+            await client.aclose()
         return [_event(entry_id, fields) for _, entries in answer or [] for entry_id, fields in entries]
-
-    def _async_client(self) -> aredis.Redis:
-        """The running event loop's client. redis.asyncio's connections belong to the loop
-        that opened them; a server process runs one loop, so all its streams share one pool
-        instead of connecting to Redis for every batch of text."""
-        loop = asyncio.get_running_loop()
-        client = self._async_clients.get(loop)
-        if client is None:
-            client = aredis.Redis.from_url(self.url, socket_connect_timeout=2)
-            self._async_clients[loop] = client
-        return client
 
     def contains(self, reply_id: int, event_id: str) -> bool:
         try:

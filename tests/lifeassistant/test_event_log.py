@@ -146,26 +146,3 @@ def test_a_cleared_log_starts_again(make_log: Any) -> None:
 
     assert not log.exists(7)
     assert log.append(7, "status", {"status": "running"}) is not None
-
-
-@pytest.mark.worker
-def test_a_stream_following_a_reply_reuses_one_redis_connection() -> None:
-    log = RedisEventLog(REDIS_URL, cap=1000, ttl=3600, running_ttl=3750, prefix=f"test-events-{uuid.uuid4().hex}:")
-    server = redis.Redis.from_url(REDIS_URL)
-    first = log.append(7, "status", {"status": "running"})
-
-    async def follow() -> int:
-        # A reader of a streaming reply: a wait per batch of text, twenty batches.
-        after, read = first, 0
-        for n in range(20):
-            log.append(7, "delta", {"text": f"palavra {n} "})
-            events = await log.wait(7, after, timeout=1)
-            after, read = events[-1].id, read + len(events)
-        return read
-
-    connections_before = server.info("stats")["total_connections_received"]
-    assert asyncio.run(follow()) == 20
-    # One for the pooled reader (a test run may share Redis with a second client at most).
-    assert server.info("stats")["total_connections_received"] - connections_before <= 2
-    for key in server.scan_iter(f"{log.prefix}*"):
-        server.delete(key)
