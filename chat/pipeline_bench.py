@@ -89,7 +89,7 @@ def spread(values: list[float]) -> dict[str, float]:
 def measure_pipeline(*, runs: int = 3, posts: int = 30, replies: int = 30) -> dict[str, Any]:
     """The figures of ``runs`` runs, each as min / median / max over the runs."""
     per_run: list[dict[str, float]] = []
-    queries: dict[str, dict[int, int]] = {}
+    queries: dict[str, dict[int, float]] = {}
     page: dict[str, float] = {}
     throttle_rates = {**ScopedRateThrottle.THROTTLE_RATES, "messages": "1000000/minute"}
     with instant_model() as api_base, override_settings(
@@ -173,9 +173,14 @@ def _distinct_prompt_bytes(replies: Any) -> int:
     return sum(len(text.encode()) for text in Prompt.objects.filter(pk__in=used).values_list("text", flat=True))
 
 
-def _query_counts(client: APIClient) -> dict[str, dict[int, int]]:
-    """Queries of one POST and of one reply, at each history size (steady state)."""
-    counts: dict[str, dict[int, int]] = {"post": {}, "reply": {}}
+# Replies timed at each history size: a reply replays up to HISTORY_SCAN_MESSAGES of it.
+DEEP_REPLIES = 5
+
+
+def _query_counts(client: APIClient) -> dict[str, dict[int, float]]:
+    """Queries of one POST and of one reply at each history size (steady state), and the
+    worker's CPU per reply there (median of ``DEEP_REPLIES``)."""
+    counts: dict[str, dict[int, float]] = {"post": {}, "reply": {}, "reply_cpu_ms": {}}
     for size in HISTORY_SIZES:
         conversation = _new_conversation(client)
         row = Conversation.objects.get(pk=conversation)
@@ -192,6 +197,11 @@ def _query_counts(client: APIClient) -> dict[str, dict[int, int]]:
             generate_reply(reply_id)
         counts["post"][size] = _statements(post)
         counts["reply"][size] = _statements(reply)
+        cpu = []
+        for _ in range(DEEP_REPLIES):
+            reply_id = client.post(url, {"content": SHORT}, format="json").json()["assistant_message"]["id"]
+            cpu.append(_timed(lambda: generate_reply(reply_id))[1] * 1000)
+        counts["reply_cpu_ms"][size] = statistics.median(cpu)
     return counts
 
 
@@ -238,6 +248,8 @@ def render_pipeline(figures: dict[str, Any]) -> list[str]:
         counts = figures["queries"][kind]
         shown = ", ".join(f"{size:,} history: {count}" for size, count in counts.items())
         lines.append(f"  queries per {kind:<5} {shown}  goal <= {goal}, flat")
+    deep = ", ".join(f"{size:,} history: {ms:.1f} ms" for size, ms in figures["queries"]["reply_cpu_ms"].items())
+    lines.append(f"  worker CPU per reply {deep}  goal <= 30 ms")
     lines.append(
         f"  first page of a thread of 10 pastes: {figures['first_page_kb']:.1f} KB "
         f"(pasted {figures['pasted_kb']:.0f} KB)  goal <= 100 KB"

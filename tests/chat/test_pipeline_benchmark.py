@@ -26,6 +26,9 @@ def test_the_pipeline_section_measures_ratios_queries_and_sizes_and_leaves_no_ro
     assert len(set(figures["queries"]["reply"].values())) == 1
     assert max(figures["queries"]["post"].values()) <= 8
     assert max(figures["queries"]["reply"].values()) <= 15  # with the streamed batches and the final event
+    # JSON keys are strings: the worker's CPU per reply is measured at each history size.
+    assert set(figures["queries"]["reply_cpu_ms"]) == {"10", "1000", "10000"}
+    assert all(ms > 0 for ms in figures["queries"]["reply_cpu_ms"].values())
     assert figures["first_page_kb"] < 100 < figures["pasted_kb"]
     assert figures["prompt_bytes_per_reply"]["median"] < 2_000
     assert not Conversation.objects.exists() and not Message.objects.exists()  # rolled back
