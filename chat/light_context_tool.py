@@ -11,6 +11,7 @@ from typing import Any
 from lifeassistant.tools import ToolContext, tool
 
 from .light_context_store import CONTEXT_TOOL, handle_action
+from .models import Conversation
 
 
 @tool(
@@ -31,4 +32,6 @@ from .light_context_store import CONTEXT_TOOL, handle_action
     },
 )
 def conversation_context(context: ToolContext, arguments: dict[str, Any]) -> dict[str, Any]:
-    return handle_action(context.conversation, arguments)
+    conversation = context.conversation
+    assert isinstance(conversation, Conversation)  # the base types it as a model row
+    return handle_action(conversation, arguments)

@@ -27,6 +27,11 @@ from lifeassistant.references import UNKNOWN_DOCUMENT, FileReference
 if TYPE_CHECKING:
     from django.contrib.auth.models import User
 
+# ``conversation`` and ``message`` below are chat's rows, which a ChatDocument links to by
+# app label ("chat.Conversation", "chat.Message"). Their classes live in the layer above,
+# which this app may not import, not even for type checking (lint-imports counts those
+# imports too), so they are typed ``Any`` here and precisely at chat's call sites.
+
 logger = logging.getLogger(__name__)
 
 READ_DOCUMENT_TOOL = "read_document"

@@ -10,7 +10,7 @@ from __future__ import annotations
 from collections import defaultdict
 from datetime import date, timedelta
 from decimal import Decimal
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from django.db.models import Sum
 from django.utils import timezone
@@ -18,6 +18,9 @@ from django.utils import timezone
 from lifeassistant.models import Bill, Debt, Expense, MetricEntry, Person
 from lifeassistant.money import format_brl, quantize
 from lifeassistant.text import normalize
+
+if TYPE_CHECKING:
+    from django.contrib.auth.models import User
 
 from .common import money, words_of
 from .knowledge import knowledge_dict, matching_knowledge
@@ -74,7 +77,7 @@ def health_findings(entries: list[MetricEntry]) -> tuple[dict[str, Any], list[st
     return summary, facts, connections
 
 
-def finance_findings(user: Any, since: date, days: int) -> tuple[dict[str, Any], list[str]]:
+def finance_findings(user: User, since: date, days: int) -> tuple[dict[str, Any], list[str]]:
     today = timezone.localdate()
     spent = quantize(Expense.objects.filter(owner=user, spent_on__gte=since).aggregate(total=Sum("amount"))["total"] or Decimal("0"))
     before = quantize(

@@ -12,21 +12,30 @@ import logging
 import time
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import jsonschema
 from django.db import transaction
+from django.db.models import Model
+
+if TYPE_CHECKING:
+    from django.contrib.auth.models import User
 
 logger = logging.getLogger(__name__)
 
 
 @dataclass(frozen=True)
 class ToolContext:
-    """Who is asking and where: handlers must scope every query to ``user``."""
+    """Who is asking and where: handlers must scope every query to ``user``.
 
-    user: Any
-    conversation: Any
-    message: Any
+    ``conversation`` and ``message`` are rows of the chat app, the layer above this one:
+    the base knows them as model rows (to filter by or link to), and a tool of the chat
+    layer narrows them to its own types.
+    """
+
+    user: User
+    conversation: Model
+    message: Model
 
 
 @dataclass(frozen=True)
