@@ -57,4 +57,6 @@ _CLEANER = nh3.Cleaner(
 
 def render(markdown: str) -> str:
     """The reply's markdown as HTML safe to insert into the page."""
+    if not markdown.strip():  # a reply not written yet (every 202): nothing to parse
+        return ""
     return _CLEANER.clean(_PARSER.render(markdown)).strip()
