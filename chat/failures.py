@@ -23,5 +23,5 @@ class Failure(models.TextChoices):
 
 
 def failure_text(code: str) -> str:
-    """The sentence for ``code``; a reply that failed before codes existed gets the internal one."""
+    """The sentence for ``code``; an empty or unknown code reads as the internal one."""
     return str(Failure(code).label if code in Failure.values else Failure.INTERNAL.label)

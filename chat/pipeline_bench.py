@@ -102,7 +102,7 @@ def measure_pipeline(*, runs: int = 3, posts: int = 30, replies: int = 30) -> di
         client.force_authenticate(user)
         for _ in range(runs):
             per_run.append(_one_run(client, posts=posts, replies=replies))
-        queries = _query_counts(client)
+        queries = _by_history_size(client)
         page = _first_page(client)
     figures: dict[str, Any] = {
         name: spread([run[name] for run in per_run]) for name in per_run[0]
@@ -177,7 +177,7 @@ def _distinct_prompt_bytes(replies: Any) -> int:
 DEEP_REPLIES = 5
 
 
-def _query_counts(client: APIClient) -> dict[str, dict[int, float]]:
+def _by_history_size(client: APIClient) -> dict[str, dict[int, float]]:
     """Queries of one POST and of one reply at each history size (steady state), and the
     worker's CPU per reply there (median of ``DEEP_REPLIES``)."""
     counts: dict[str, dict[int, float]] = {"post": {}, "reply": {}, "reply_cpu_ms": {}}

@@ -19,13 +19,13 @@ from lifeassistant.models import Bill, Debt, Expense, MetricEntry, Person
 from lifeassistant.money import format_brl, quantize
 from lifeassistant.text import normalize
 
-if TYPE_CHECKING:
-    from django.contrib.auth.models import User
-
 from .common import money, words_of
 from .knowledge import knowledge_dict, matching_knowledge
 from .people import person_dict
 from .registry import ToolContext, tool
+
+if TYPE_CHECKING:
+    from django.contrib.auth.models import User
 
 ANALYSIS_AREAS = ["health", "finance", "relationships", "knowledge"]
 STRESS_WORDS = ("stress", "estress", "ansied", "ansios", "preocup", "cansad", "exaust", "burnout", "anxi", "worr", "sono", "sleep")
