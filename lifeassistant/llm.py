@@ -93,7 +93,19 @@ def _load_litellm() -> ModuleType:
 
     register_offline_provider(litellm, OFFLINE_PROVIDER)
     skip_the_sdk_type_walk_for_plain_requests()
+    release_the_parsed_anthropic_tokenizer()
     return litellm
+
+
+def release_the_parsed_anthropic_tokenizer() -> None:
+    """Drop ``litellm.utils.json_data``: at import litellm parses its bundled Anthropic
+    tokenizer (a 13 MiB dict) only to serialise it again into ``claude_json_str``, which
+    is what its token counting reads; the dict itself is never read again. Every worker
+    process would otherwise carry it."""
+    import litellm.utils
+
+    if isinstance(getattr(litellm.utils, "json_data", None), dict):
+        litellm.utils.json_data = None
 
 
 JSON_SCALARS = (str, int, float, bool, type(None))
