@@ -162,7 +162,9 @@ def store_turn(
             supersede_turn(replacing)
         previous_skills = list(locked.active_skills or [])
         listed = conversation_documents(locked)
-        plan = detect_and_compose(understood, conversation=locked, profile=profile, routed=routed, listed=listed)
+        plan = detect_and_compose(
+            understood, conversation=locked, profile=profile, catalog=catalog, routed=routed, listed=listed
+        )
         user_message, attached = persist_user_message(locked, content=content, understood=understood, listed=listed)
         system_prompt = system_prompt_for(
             plan,
@@ -258,13 +260,16 @@ def detect_and_compose(
     *,
     conversation: Conversation,
     profile: Profile,
+    catalog: Catalog,
     routed: str | None,
     listed: list[DocumentInfo],
 ) -> SkillPlan:
     """Steps 3–4: triggers → inertia on the locked conversation, then tools, prompt, tone
-    and temperature composed from the active skills (skills.services.plan_skills)."""
+    and temperature composed from the active skills (skills.services.plan_skills), with
+    the catalog the message was understood with."""
     commands = understood.commands
     return plan_skills(
+        catalog=catalog,
         conversation=conversation,
         text=understood.intent,
         preferences=profile.preferences,

@@ -124,6 +124,7 @@ def plan_skills(
     extra_tools: Sequence[str] = (),
     routed: str | None = None,
     disabled: Collection[str] = (),
+    catalog: Catalog | None = None,
 ) -> SkillPlan:
     """Detect the skills for ``text`` with the conversation's inertia, and compose them.
 
@@ -131,8 +132,10 @@ def plan_skills(
     rendered with the arguments. ``routed`` is the semantic router's choice
     (``route_if_unmatched``), used only when neither triggers nor inertia chose a skill.
     ``disabled`` are the skills the user turned off: never active, not even by ``/name``.
+    ``catalog`` is one the caller already read (each read asks the shared cache for its
+    version); the current one otherwise.
     """
-    catalog = current_catalog()
+    catalog = catalog or current_catalog()
     tool_catalog = REGISTRY.catalog()
     base_tools = (*BASE_TOOLS, *extra_tools)
     # The monolithic assistant this user would get: every tool, every skill they may use.

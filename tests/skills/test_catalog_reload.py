@@ -119,3 +119,20 @@ def test_a_bulk_update_of_skills_reaches_the_catalog() -> None:
     assert "health" in {skill.name for skill in current_catalog().skills}
     Skill.objects.filter(name="health").update(enabled=False)
     assert "health" not in {skill.name for skill in current_catalog().skills}
+
+
+def test_a_message_reads_the_catalog_version_once(api: APIClient, monkeypatch: pytest.MonkeyPatch) -> None:
+    # Each read is a round trip to the shared cache; understanding and planning one message
+    # use the same catalog.
+    from skills import services
+
+    conversation = api.post("/api/v1/conversations/", {}, format="json").json()["id"]
+    reads: list[str] = []
+    real = services.shared_catalog_version
+    monkeypatch.setattr(services, "shared_catalog_version", lambda: reads.append("read") or real())
+
+    response = api.post(f"/api/v1/conversations/{conversation}/messages/", {"content": "gastei 50 reais"}, format="json")
+
+    assert response.status_code == 202
+    assert response.json()["assistant_message"]["active_skills"] == ["finance"]
+    assert len(reads) == 1
