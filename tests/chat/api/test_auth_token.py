@@ -111,3 +111,43 @@ def test_a_faked_forwarded_for_header_does_not_reset_the_login_limit(user, setti
         for attempt in range(12)
     ]
     assert statuses[-1] == 429
+
+
+def _token_client(user) -> APIClient:
+    from rest_framework.authtoken.models import Token
+
+    client = APIClient()
+    client.credentials(HTTP_AUTHORIZATION=f"Token {Token.objects.get_or_create(user=user)[0].key}")
+    return client
+
+
+def test_a_token_request_reads_token_user_and_profile_in_one_query_and_speaks_the_profile_s_language(user):
+    from django.db import connection
+    from django.test.utils import CaptureQueriesContext
+
+    from chat.api.authentication import TokenAuthentication
+    from lifeassistant.models import Profile
+
+    Profile.objects.create(user=user, language="en")
+    key = _token_client(user)._credentials["HTTP_AUTHORIZATION"].split()[1]
+    with CaptureQueriesContext(connection) as queries:
+        authenticated, _ = TokenAuthentication().authenticate_credentials(key)
+    assert len(queries) == 1
+    assert authenticated.profile.language == "en"  # cached for the view: no query
+
+    response = _token_client(user).get("/api/v1/conversations/999999/", HTTP_ACCEPT_LANGUAGE="pt-BR")
+    assert response.status_code == 404
+    assert response["Content-Language"] == "en"
+
+
+def test_a_token_of_a_user_without_a_profile_authenticates(user):
+    assert _token_client(user).get("/api/v1/conversations/").status_code == 200
+
+
+def test_a_token_of_a_deactivated_user_is_refused(user):
+    client = _token_client(user)
+    user.is_active = False
+    user.save()
+    response = client.get("/api/v1/conversations/")
+    assert response.status_code == 401
+    assert response.json()["detail"]
