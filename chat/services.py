@@ -437,6 +437,13 @@ def can_retry(message: Message) -> bool:
     return message.status in (Message.Status.PENDING, Message.Status.RUNNING) and waiting_since < stuck_since
 
 
+def lock_reply(message: Message) -> Message:
+    """Inside a transaction: lock the message's conversation, then the message's row, in
+    the one lock order (conversation first), and return the row as it is now."""
+    lock_conversation(message.conversation_id)
+    return Message.objects.select_for_update().get(pk=message.pk)
+
+
 def retry_reply(assistant_message: Message) -> Message | None:
     """Put a failed (or stuck) reply back in the queue; None when it cannot be (see ``can_retry``).
 
@@ -446,8 +453,7 @@ def retry_reply(assistant_message: Message) -> Message | None:
     limit passes again: a second retry meanwhile is refused.
     """
     with transaction.atomic():
-        lock_conversation(assistant_message.conversation_id)  # the one lock order: conversation, then its rows
-        locked = Message.objects.select_for_update().get(pk=assistant_message.pk)
+        locked = lock_reply(assistant_message)
         if not can_retry(locked):
             return None
         # The new run starts over: the old run's offers must not run, and its tool
@@ -474,8 +480,7 @@ def cancel_reply(assistant_message: Message) -> Message:
     ended is returned unchanged.
     """
     with transaction.atomic():
-        lock_conversation(assistant_message.conversation_id)  # the one lock order: conversation, then its rows
-        locked = Message.objects.select_for_update().get(pk=assistant_message.pk)
+        locked = lock_reply(assistant_message)
         was = locked.status
         if locked.role == Message.Role.ASSISTANT and was in (Message.Status.PENDING, Message.Status.RUNNING):
             Message.objects.filter(pk=locked.pk).update(status=Message.Status.CANCELLED, finished_at=timezone.now())
