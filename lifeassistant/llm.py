@@ -94,7 +94,26 @@ def _load_litellm() -> ModuleType:
     register_offline_provider(litellm, OFFLINE_PROVIDER)
     skip_the_sdk_type_walk_for_plain_requests()
     release_the_parsed_anthropic_tokenizer()
+    drop_the_stream_finalizer()
     return litellm
+
+
+def drop_the_stream_finalizer() -> None:
+    """Remove ``CustomStreamWrapper.__del__``, which sets two context variables.
+
+    A stream wrapper sits in a reference cycle, so the cyclic collector finalizes it at
+    whatever allocation triggers a collection. Up to Python 3.11 that can be an
+    allocation inside ``ContextVar.set`` (asgiref sets every context variable on each
+    sync/async hop); the finalizer's own ``set`` then frees the mapping the outer call is
+    still walking (CPython gh-148891): a segmentation fault, or a context variable such
+    as the decimal context reading back as ``None``. The finalizer restores log
+    correlation ids for abandoned *async* streams only (litellm's docstring: a no-op
+    for sync streams); this project opens sync streams only.
+    """
+    from litellm.litellm_core_utils.streaming_handler import CustomStreamWrapper
+
+    if "__del__" in vars(CustomStreamWrapper):
+        del CustomStreamWrapper.__del__
 
 
 def release_the_parsed_anthropic_tokenizer() -> None:

@@ -1,5 +1,9 @@
 from __future__ import annotations
 
+import contextvars
+import functools
+import gc
+
 import litellm
 import pytest
 
@@ -144,3 +148,30 @@ def test_threads_asking_for_litellm_at_once_all_get_it_loaded_once(monkeypatch) 
 
     assert len(loads) == 1
     assert got == [litellm] * 4
+
+
+def test_a_stream_the_garbage_collector_finalizes_sets_no_context_variable(settings, monkeypatch) -> None:
+    """litellm's stream finalizer set two context variables from inside a garbage
+    collection; on Python 3.11 a collection can start inside another ``ContextVar.set``,
+    and the nested set then freed the mapping that call was walking (a segmentation
+    fault in the PostgreSQL suite, the decimal context reading back as None)."""
+    settings.LLM_MODEL = "gpt-4o-mini"
+    llm.litellm_module()
+    from litellm._logging import session_id_var, trace_id_var
+
+    monkeypatch.setattr(litellm, "completion", functools.partial(litellm.completion, mock_response="um dois três"))
+
+    def abandon_a_stream_in_a_cycle() -> None:
+        stream = llm.stream_completion([{"role": "user", "content": "Conte até três"}])
+        next(iter(stream))  # the user stops the reply after its first words
+        stream.close()
+        stream._wrapper.itself = stream._wrapper  # a cycle only the collector frees
+
+    def collect_in_a_fresh_context() -> set[object]:
+        gc.collect()
+        return set(contextvars.copy_context())
+
+    contextvars.Context().run(abandon_a_stream_in_a_cycle)
+    touched = contextvars.Context().run(collect_in_a_fresh_context)
+
+    assert trace_id_var not in touched and session_id_var not in touched
