@@ -170,6 +170,10 @@ CELERY_WORKER_PREFETCH_MULTIPLIER = 1
 CELERY_TASK_SOFT_TIME_LIMIT = env_int("CELERY_TASK_SOFT_TIME_LIMIT", 120, minimum=1)
 CELERY_TASK_TIME_LIMIT = env_int("CELERY_TASK_TIME_LIMIT", 150, minimum=1)
 CELERY_TASK_IGNORE_RESULT = True
+# Celery keeps one result backend per thread unless told it is thread-safe; under ASGI every
+# request runs on a thread of its own, so each queued reply built a backend (a fifth of the
+# publish's CPU). Results are ignored, so the one backend is shared.
+CELERY_RESULT_BACKEND_THREAD_SAFE = True
 # Celery's Django fixup closes the database after every task unless told to reuse it; with
 # PostgreSQL's connection pool that tore the whole pool down and opened two connections per
 # reply. Each task takes a health-checked connection from the pool instead (chat.tasks).
