@@ -29,19 +29,22 @@ def test_the_web_process_urlconf_imports_no_litellm_openai_or_tiktoken():
     assert json.loads(done.stdout.strip().splitlines()[-1]) == {"litellm": False, "openai": False, "tiktoken": False}
 
 
-def test_the_worker_start_up_signal_imports_litellm():
+def test_the_worker_start_up_signal_imports_litellm_and_its_tokenizer():
     probe = (
         "import sys, django; django.setup()\n"
         "from celery.signals import worker_init\n"
         "import lifeassistant.celery\n"
         "worker_init.send(sender=None)\n"
-        "print('litellm' in sys.modules)\n"
+        "import tiktoken.registry\n"
+        "print('litellm' in sys.modules, sorted(tiktoken.registry.ENCODINGS))\n"
     )
     env = {**os.environ, "DJANGO_SETTINGS_MODULE": "lifeassistant.settings"}
     done = subprocess.run(
         [sys.executable, "-c", probe], cwd=REPO, env=env, capture_output=True, text=True, timeout=120, check=True
     )
-    assert done.stdout.strip().splitlines()[-1] == "True"
+    # With the tokenizer litellm counts the default model's prompts with, so the pool's
+    # children share it instead of each building its own.
+    assert done.stdout.strip().splitlines()[-1] == "True ['cl100k_base']"
 
 
 def _asgi_imports_litellm(**environment: str) -> bool:
