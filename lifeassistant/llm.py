@@ -20,6 +20,7 @@ import logging
 import threading
 import time
 from collections.abc import Iterator
+from contextlib import contextmanager
 from dataclasses import dataclass
 from pathlib import Path
 from types import ModuleType
@@ -80,7 +81,8 @@ def litellm_module() -> ModuleType:
 
 
 def _load_litellm() -> ModuleType:
-    import litellm
+    with deferred_pydantic_model_builds():
+        import litellm
 
     # Llama-family names would otherwise download a Hugging Face tokenizer (and stall offline).
     litellm.disable_hf_tokenizer_download = True
@@ -95,7 +97,53 @@ def _load_litellm() -> ModuleType:
     skip_the_sdk_type_walk_for_plain_requests()
     release_the_parsed_anthropic_tokenizer()
     drop_the_stream_finalizer()
+    price_streams_once_they_end()
     return litellm
+
+
+@contextmanager
+def deferred_pydantic_model_builds() -> Iterator[None]:
+    """Let pydantic build a model's validator on its first use, not as its class is defined.
+
+    litellm and the OpenAI SDK define a few thousand pydantic models at import, for every
+    provider and endpoint; a chat completion uses a few dozen. Built eagerly they hold
+    ~21 MiB of every worker process (``defer_build`` is pydantic's own per-model option;
+    this sets its default while litellm is imported, and restores it). A model still
+    validates exactly as before: the first validation builds it.
+    """
+    from pydantic._internal import _config
+
+    earlier = _config.config_defaults["defer_build"]
+    _config.config_defaults["defer_build"] = True
+    try:
+        yield
+    finally:
+        _config.config_defaults["defer_build"] = earlier
+
+
+def price_streams_once_they_end() -> None:
+    """Skip litellm's cost estimate of a stream as it opens (idempotent).
+
+    As a streamed call opens, litellm prices the stream wrapper, which has no output yet:
+    it counts the whole prompt with the model's tokenizer (building cl100k, ~40 MiB per
+    process, on the first call) for a figure nothing reads. The cost the project records
+    is priced from the finished response's usage (``response_cost``), as is litellm's
+    end-of-stream log.
+    """
+    from litellm.litellm_core_utils.litellm_logging import Logging
+    from litellm.litellm_core_utils.streaming_handler import CustomStreamWrapper
+
+    price = Logging._response_cost_calculator
+    if getattr(price, "skips_open_streams", False):
+        return
+
+    def _response_cost_calculator(self: Any, result: Any, *args: Any, **kwargs: Any) -> float | None:
+        if isinstance(result, CustomStreamWrapper):
+            return None
+        return price(self, result, *args, **kwargs)
+
+    _response_cost_calculator.skips_open_streams = True  # type: ignore[attr-defined]
+    Logging._response_cost_calculator = _response_cost_calculator  # type: ignore[method-assign]
 
 
 def drop_the_stream_finalizer() -> None:

@@ -175,3 +175,33 @@ def test_a_stream_the_garbage_collector_finalizes_sets_no_context_variable(setti
     touched = contextvars.Context().run(collect_in_a_fresh_context)
 
     assert trace_id_var not in touched and session_id_var not in touched
+
+
+def test_a_streamed_call_counts_no_tokens_when_the_provider_reports_its_usage(scripted_llm, monkeypatch) -> None:
+    """litellm priced each stream as it opened by counting the whole prompt with the model's
+    tokenizer (~40 MiB per worker process, and CPU on every round of the tool loop) for an
+    estimate nothing read; the usage the provider reports at the end is what is recorded."""
+    llm.litellm_module()
+    import litellm.cost_calculator
+
+    counted: list[str] = []
+    count = litellm.cost_calculator.token_counter
+
+    def spy(*args, **kwargs):
+        counted.append(kwargs.get("model", ""))
+        return count(*args, **kwargs)
+
+    monkeypatch.setattr(litellm.cost_calculator, "token_counter", spy)
+    scripted_llm.reply_tool_call("add_expense", {"amount": 50}, prompt_tokens=900, completion_tokens=12)
+    scripted_llm.reply_text("Anotei: R$ 50 no mercado.", prompt_tokens=950, completion_tokens=9)
+    history = [{"role": "system", "content": "Você é um assistente. " * 200}, {"role": "user", "content": "Gastei 50"}]
+
+    for _ in range(2):
+        stream = llm.stream_completion(history)
+        text = "".join(stream)
+        response = stream.response()
+        stream.close()
+
+    assert text == "Anotei: R$ 50 no mercado."
+    assert response.usage.prompt_tokens == 950
+    assert counted == []

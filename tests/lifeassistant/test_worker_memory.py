@@ -3,12 +3,15 @@
 from __future__ import annotations
 
 import gc
+import os
+import subprocess
 import sys
 
 import pytest
 
 from lifeassistant import llm
 from lifeassistant.celery import import_the_model_gateway
+from tests.conftest import REPO
 
 
 @pytest.fixture
@@ -36,3 +39,33 @@ def test_litellm_keeps_the_anthropic_tokenizer_it_counts_with_but_not_its_parsed
     assert len(litellm.utils.claude_json_str) > 1_000_000
     # Counting Claude tokens still works: it reads the serialised tokenizer.
     assert litellm.token_counter(model="claude-3-haiku-20240307", text="Gastei 50 reais no mercado hoje") > 0
+
+
+DEFERRED_BUILDS_PROBE = """
+import django; django.setup()
+from lifeassistant import llm
+llm.litellm_module()
+from litellm.types.utils import TokenCountResponse
+from pydantic import BaseModel
+from pydantic._internal._config import config_defaults
+
+class DefinedLater(BaseModel):
+    name: str
+
+before = TokenCountResponse.__pydantic_complete__
+counted = TokenCountResponse(total_tokens="7", request_model="m", model_used="m", tokenizer_type="t")
+print(before, counted.total_tokens, TokenCountResponse.__pydantic_complete__, config_defaults["defer_build"],
+      DefinedLater.__pydantic_complete__)
+"""
+
+
+def test_litellm_models_build_their_validators_on_first_use_and_pydantic_keeps_its_default():
+    # In a fresh process: the test session has imported litellm already, without the deferral.
+    env = {**os.environ, "DJANGO_SETTINGS_MODULE": "lifeassistant.settings"}
+    done = subprocess.run(
+        [sys.executable, "-c", DEFERRED_BUILDS_PROBE], cwd=REPO, env=env, capture_output=True, text=True,
+        timeout=120, check=True,
+    )
+    # litellm's token-count endpoint model, for a call a chat never makes, is built on its
+    # first use and validates as before; models defined after litellm's import build eagerly.
+    assert done.stdout.strip().splitlines()[-1] == "False 7 True False True"
