@@ -6,7 +6,7 @@ whole pipeline (HTTP parsing aside) runs through the same litellm code paths wit
 and no network.
 
 litellm is imported on the first model call, never at module import: importing it
-costs seconds and ~190 MiB, and the web process does not need it (tokens are
+costs seconds and ~140 MiB, and the web process does not need it (tokens are
 estimated in ``tokens.py``, context windows read from litellm's bundled JSON). The Celery worker
 imports it once at start-up (``lifeassistant.celery``), before its pool forks.
 """
