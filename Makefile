@@ -3,17 +3,30 @@ PYTHON ?= $(shell command -v python3.11 || command -v python3)
 VENV ?= .venv
 BIN := $(VENV)/bin
 
-.PHONY: run test install install-test messages
+.PHONY: run test install install-test messages constraints
 
 $(BIN)/python:
 	$(PYTHON) -m venv $(VENV)
 	$(BIN)/python -m pip install --quiet --upgrade pip
 
+# constraints.txt pins every package installed, not only the direct dependencies that
+# pyproject.toml pins, so a fresh clone installs what CI last passed with.
 install: $(BIN)/python
-	$(BIN)/python -m pip install --quiet -e .
+	$(BIN)/python -m pip install --quiet -c constraints.txt -e .
 
 install-test: $(BIN)/python
-	$(BIN)/python -m pip install --quiet -e ".[test]"
+	$(BIN)/python -m pip install --quiet -c constraints.txt -e ".[test]"
+
+# Re-resolve from pyproject.toml alone in a scratch venv and write constraints.txt (after
+# changing a dependency; then run the tests and commit both files).
+constraints:
+	rm -rf .venv-constraints
+	$(PYTHON) -m venv .venv-constraints
+	.venv-constraints/bin/python -m pip install --quiet --upgrade pip
+	.venv-constraints/bin/python -m pip install --quiet -e ".[test]"
+	{ sed -n '1,/^# Refresh/p' constraints.txt; .venv-constraints/bin/python -m pip freeze --exclude-editable; } > constraints.txt.new
+	mv constraints.txt.new constraints.txt
+	rm -rf .venv-constraints
 
 run: install
 	$(BIN)/python manage.py migrate --no-input
