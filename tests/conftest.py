@@ -4,6 +4,9 @@ from __future__ import annotations
 
 pytest_plugins = ["tests.scripted_llm"]
 
+import os
+import subprocess
+import sys
 from pathlib import Path
 from typing import Any
 
@@ -12,6 +15,16 @@ from django.db.backends.signals import connection_created
 
 REPO = Path(__file__).resolve().parent.parent
 SHARED = REPO.parent / "shared"
+
+
+def last_line_printed_by_a_fresh_process(code: str, **environment: str) -> str:
+    """Run ``code`` in a new interpreter with the project's settings (for what a process
+    imports or builds at start-up, which this session has done already); its last line."""
+    env = {**os.environ, "DJANGO_SETTINGS_MODULE": "lifeassistant.settings", **environment}
+    done = subprocess.run(
+        [sys.executable, "-c", code], cwd=REPO, env=env, capture_output=True, text=True, timeout=120, check=True
+    )
+    return done.stdout.strip().splitlines()[-1]
 
 
 def _sqlite_readers_take_no_table_locks(sender: Any, connection: Any, **kwargs: Any) -> None:

@@ -1,13 +1,10 @@
-"""The web process must not import litellm: it costs seconds and ~190 MiB per process."""
+"""The web process must not import litellm: it costs seconds and ~140 MiB per process."""
 
 from __future__ import annotations
 
 import json
-import os
-import subprocess
-import sys
 
-from tests.conftest import REPO
+from tests.conftest import last_line_printed_by_a_fresh_process
 
 PROBE = """
 import json, sys
@@ -22,11 +19,7 @@ print(json.dumps({name: name in sys.modules for name in ("litellm", "openai", "t
 
 
 def test_the_web_process_urlconf_imports_no_litellm_openai_or_tiktoken():
-    env = {**os.environ, "DJANGO_SETTINGS_MODULE": "lifeassistant.settings"}
-    done = subprocess.run(
-        [sys.executable, "-c", PROBE], cwd=REPO, env=env, capture_output=True, text=True, timeout=120, check=True
-    )
-    assert json.loads(done.stdout.strip().splitlines()[-1]) == {"litellm": False, "openai": False, "tiktoken": False}
+    assert json.loads(last_line_printed_by_a_fresh_process(PROBE)) == {"litellm": False, "openai": False, "tiktoken": False}
 
 
 def test_the_worker_start_up_signal_imports_litellm_and_no_tokenizer():
@@ -38,21 +31,13 @@ def test_the_worker_start_up_signal_imports_litellm_and_no_tokenizer():
         "import tiktoken.registry\n"
         "print('litellm' in sys.modules, sorted(tiktoken.registry.ENCODINGS))\n"
     )
-    env = {**os.environ, "DJANGO_SETTINGS_MODULE": "lifeassistant.settings"}
-    done = subprocess.run(
-        [sys.executable, "-c", probe], cwd=REPO, env=env, capture_output=True, text=True, timeout=120, check=True
-    )
     # No reply needs a tokenizer (~40 MiB): litellm's counting at a stream's open is skipped.
-    assert done.stdout.strip().splitlines()[-1] == "True []"
+    assert last_line_printed_by_a_fresh_process(probe) == "True []"
 
 
 def _asgi_imports_litellm(**environment: str) -> bool:
     probe = "import sys, lifeassistant.asgi; print('litellm' in sys.modules)\n"
-    env = {**os.environ, "DJANGO_SETTINGS_MODULE": "lifeassistant.settings", **environment}
-    done = subprocess.run(
-        [sys.executable, "-c", probe], cwd=REPO, env=env, capture_output=True, text=True, timeout=120, check=True
-    )
-    return done.stdout.strip().splitlines()[-1] == "True"
+    return last_line_printed_by_a_fresh_process(probe, **environment) == "True"
 
 
 def test_the_asgi_server_with_a_broker_imports_no_litellm():

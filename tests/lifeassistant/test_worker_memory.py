@@ -3,15 +3,13 @@
 from __future__ import annotations
 
 import gc
-import os
-import subprocess
 import sys
 
 import pytest
 
 from lifeassistant import llm
 from lifeassistant.celery import import_the_model_gateway
-from tests.conftest import REPO
+from tests.conftest import last_line_printed_by_a_fresh_process
 
 
 @pytest.fixture
@@ -61,11 +59,6 @@ print(before, counted.total_tokens, TokenCountResponse.__pydantic_complete__, co
 
 def test_litellm_models_build_their_validators_on_first_use_and_pydantic_keeps_its_default():
     # In a fresh process: the test session has imported litellm already, without the deferral.
-    env = {**os.environ, "DJANGO_SETTINGS_MODULE": "lifeassistant.settings"}
-    done = subprocess.run(
-        [sys.executable, "-c", DEFERRED_BUILDS_PROBE], cwd=REPO, env=env, capture_output=True, text=True,
-        timeout=120, check=True,
-    )
     # litellm's token-count endpoint model, for a call a chat never makes, is built on its
     # first use and validates as before; models defined after litellm's import build eagerly.
-    assert done.stdout.strip().splitlines()[-1] == "False 7 True False True"
+    assert last_line_printed_by_a_fresh_process(DEFERRED_BUILDS_PROBE) == "False 7 True False True"
