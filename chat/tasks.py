@@ -16,6 +16,7 @@ from django.utils import translation
 from .answering import answer, claim, fail
 from .failures import Failure
 from .language import django_language
+from .models import Message
 from .reply_progress import publish_final
 from lifeassistant.llm import LLMError
 
@@ -44,6 +45,11 @@ def generate_reply(self: Any, message_id: int) -> None:
         except SoftTimeLimitExceeded:
             fail(message, Failure.TIMEOUT, f"the task's soft time limit ({settings.CELERY_TASK_SOFT_TIME_LIMIT} s) passed")
         except Exception as exc:
+            if not Message.objects.filter(pk=message_id).exists():
+                # The user deleted the conversation while its reply ran (a tool's write then
+                # fails on the missing row): nothing is left to save or to tell, and no crash.
+                logger.info("message %s was deleted while its reply ran (%s)", message_id, type(exc).__name__)
+                return
             logger.exception("tool loop for message %s crashed", message_id)
             fail(message, Failure.INTERNAL, f"{type(exc).__name__}: {exc}")
 

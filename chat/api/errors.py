@@ -2,17 +2,29 @@
 
 from __future__ import annotations
 
-from django.utils.translation import gettext as _
-
+import logging
 from typing import Any
+
+from django.core.exceptions import ObjectDoesNotExist
+from django.utils.translation import gettext as _
 
 from rest_framework import exceptions
 from rest_framework.response import Response
 from rest_framework.views import exception_handler as drf_exception_handler
 
+logger = logging.getLogger(__name__)
+
 
 def exception_handler(exc: Exception, context: dict[str, Any]) -> Response | None:
-    """DRF's handler, with validation errors wrapped so every error body has ``detail``."""
+    """DRF's handler, with validation errors wrapped so every error body has ``detail``.
+
+    A row that vanishes while a request works on it (the user deleted the conversation in
+    another tab after the view found it, and the service's lock no longer finds it) is a
+    404, as it would have been a moment earlier, not a server error.
+    """
+    if isinstance(exc, ObjectDoesNotExist):
+        logger.info("%s: deleted while the request used it", type(exc).__qualname__)
+        exc = exceptions.NotFound()
     response = drf_exception_handler(exc, context)
     if response is None:
         return None

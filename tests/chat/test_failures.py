@@ -60,3 +60,30 @@ def test_every_failure_code_has_a_portuguese_sentence() -> None:
         english = {code: failure_text(code) for code in Failure.values}
 
     assert all(portuguese[code] != english[code] for code in Failure.values), portuguese
+
+
+@pytest.mark.django_db(transaction=True)  # the missing row fails its write at once, as in production
+def test_a_conversation_deleted_while_its_reply_runs_ends_the_reply_quietly(
+    api, send, shipped_skills, scripted_llm, monkeypatch, caplog
+) -> None:
+    from chat import answering
+    from chat.models import Conversation, ToolCall
+
+    conversation = api.post("/api/v1/conversations/", {}, format="json").json()
+    execute = answering.execute_tool_call
+
+    def delete_then_execute(*args: Any, **kwargs: Any) -> Any:
+        # The user deletes the conversation after the loop's last check, as the tool runs.
+        Conversation.objects.filter(pk=conversation["id"]).delete()
+        return execute(*args, **kwargs)
+
+    monkeypatch.setattr(answering, "execute_tool_call", delete_then_execute)
+    scripted_llm.reply_tool_call("create_expense", {"amount": 50, "description": "mercado"})
+    scripted_llm.reply_text("Quer que eu registre?")
+
+    accepted = send(api, conversation["id"], {"content": "Gastei 50 reais no mercado"})
+
+    assert accepted.status_code == 202
+    assert not Conversation.objects.exists() and not Message.objects.exists() and not ToolCall.objects.exists()
+    assert len(scripted_llm.requests) == 1  # no model call after the deletion
+    assert not [record for record in caplog.records if record.levelname == "ERROR"], caplog.text

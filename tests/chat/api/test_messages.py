@@ -216,3 +216,25 @@ def test_a_broker_that_refuses_the_task_fails_the_reply_instead_of_leaving_it_pe
     in_portuguese = api.get(f"/api/v1/messages/{reply['id']}/", HTTP_ACCEPT_LANGUAGE="pt-BR").json()
     assert in_portuguese["error"] == "Não foi possível falar com o assistente. Tente de novo."
     assert api.get(f"/api/v1/messages/{body['user_message']['id']}/").json()["content"] == "oi"
+
+
+def test_a_conversation_deleted_while_a_message_is_posted_answers_404_and_stores_nothing(
+    api, conversation, send, shipped_skills, monkeypatch
+):
+    from chat import services
+    from chat.models import Conversation
+
+    understand = services.understand
+
+    def delete_then_understand(*args, **kwargs):
+        # The user deletes the conversation in another tab after this request found it.
+        Conversation.objects.filter(pk=conversation["id"]).delete()
+        return understand(*args, **kwargs)
+
+    monkeypatch.setattr(services, "understand", delete_then_understand)
+
+    response = send(api, conversation["id"], {"content": "Gastei 50 reais no mercado"})
+
+    assert response.status_code == 404, response.content
+    assert response.json()["detail"] == "Not found."
+    assert not Message.objects.exists()
