@@ -201,6 +201,9 @@ def _storage_error(exc: Exception) -> dict[str, Any]:
 # Length caps: generous for real use, small enough to keep the prompt and the cache sane.
 MAX_INTENT_CHARS: Final = 200
 MAX_TASK_ID_CHARS: Final = 200
+# A numeric task id is stored written out, so it fits MAX_TASK_ID_CHARS too: every
+# number within ±1e198 has at most 199 digits.
+MAX_TASK_ID_NUMBER: Final = 1e198
 MAX_PENDING_FIELDS: Final = 50
 MAX_FIELD_NAME_CHARS: Final = 200
 MAX_MESSAGE_CHARS: Final = 100_000
@@ -247,8 +250,8 @@ def _task_id_problem(value: object) -> str | None:
         return _text_problem(value, MAX_TASK_ID_CHARS)
     if isinstance(value, bool) or not isinstance(value, (int, float)) or not math.isfinite(value):
         return "a string, a number or null"
-    if len(_task_id_text(value) or "") > MAX_TASK_ID_CHARS:
-        return f"at most {MAX_TASK_ID_CHARS} characters"
+    if abs(value) > MAX_TASK_ID_NUMBER:
+        return f"a number from -{MAX_TASK_ID_NUMBER:g} to {MAX_TASK_ID_NUMBER:g}"
     return None
 
 

@@ -140,7 +140,10 @@ REST_FRAMEWORK = {
 }
 SPECTACULAR_SETTINGS = {
     "TITLE": "Life Assistant API",
-    "DESCRIPTION": "Conversations with a life-assistant AI whose behaviour adapts through skills.",
+    "DESCRIPTION": (
+        "Conversations with a life-assistant AI whose behaviour adapts through skills. "
+        "Text fields refuse NUL characters (U+0000): a 400 naming the field."
+    ),
     "VERSION": "1.0.0",
     "SERVE_INCLUDE_SCHEMA": False,
     "COMPONENT_SPLIT_REQUEST": True,

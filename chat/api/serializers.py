@@ -321,7 +321,11 @@ NO_NUL = "Text without NUL characters."
     {
         "oneOf": [
             {"type": "string", "maxLength": light_context.MAX_TASK_ID_CHARS, "description": NO_NUL},
-            {"type": "number"},
+            {
+                "type": "number",
+                "minimum": -light_context.MAX_TASK_ID_NUMBER,
+                "maximum": light_context.MAX_TASK_ID_NUMBER,
+            },
         ],
         "nullable": True,
     }

@@ -13,6 +13,7 @@ from drf_spectacular.utils import OpenApiParameter, extend_schema
 from rest_framework import generics, mixins, status, viewsets
 from rest_framework.authtoken.models import Token
 from django.core.exceptions import ValidationError as DjangoValidationError
+from django.core.validators import ProhibitNullCharactersValidator
 from django.utils.translation import gettext as _
 from rest_framework.exceptions import AuthenticationFailed, NotFound, ParseError, ValidationError
 from rest_framework.pagination import CursorPagination
@@ -69,9 +70,10 @@ class NewestFirst(CursorPagination):
     max_page_size = 200
 
     def get_page_size(self, request: Request) -> int | None:
-        # DRF ignores a page_size it cannot read; say so instead, as the schema says integer.
-        raw = request.query_params.get(self.page_size_query_param, "")
-        if raw and not (raw.isascii() and raw.isdigit() and int(raw) > 0):
+        # DRF ignores a page_size it cannot read (an empty one too); say so instead, as the
+        # schema says integer. Leave the parameter out for the default size.
+        raw = request.query_params.get(self.page_size_query_param)
+        if raw is not None and not (raw.isascii() and raw.isdigit() and int(raw) > 0):
             raise ValidationError({self.page_size_query_param: [_("Use a whole number from 1 up.")]})
         return super().get_page_size(request)
 
@@ -116,6 +118,8 @@ class ConversationViewSet(
     def get_queryset(self) -> QuerySet[Conversation]:
         conversations = owned_conversations(request_user(self.request))
         text = self.request.query_params.get("search", "").strip()
+        if "\x00" in text:  # PostgreSQL cannot compare text holding NUL: a 400, not a 500
+            raise ValidationError({"search": [ProhibitNullCharactersValidator.message]})
         if self.action == "list" and text:
             return search_conversations(conversations, text)
         return conversations
@@ -124,7 +128,7 @@ class ConversationViewSet(
         parameters=[
             OpenApiParameter(
                 "search", OpenApiTypes.STR, OpenApiParameter.QUERY,
-                description="Only your conversations whose title or messages contain these words.",
+                description="Only your conversations whose title or messages contain these words (no NUL characters).",
             )
         ]
     )

@@ -332,7 +332,8 @@ def test_store_refuses_text_that_cannot_be_rendered_or_saved_naming_the_field(
     [
         ("last_intent", "x" * 201, "at most 200 characters"),
         ("last_task_id", "7" * 201, "at most 200 characters"),
-        ("last_task_id", 10**201, "at most 200 characters"),
+        ("last_task_id", 10**201, "a number from -1e+198 to 1e+198"),
+        ("last_task_id", -2.4595709449823396e215, "a number from -1e+198 to 1e+198"),
         ("pending_fields", ["f"] * 51, "at most 50 items"),
         ("pending_fields", ["f" * 201], "items of at most 200 characters"),
         ("last_user_message", "m" * 100_001, "at most 100000 characters"),
@@ -355,6 +356,13 @@ def test_store_accepts_every_field_at_its_length_cap(store: Any) -> None:
     }
     assert run(payload, store)["success"] is True
     assert retrieve(store)["context"]["last_user_message"] == "m" * 100_000
+
+
+@pytest.mark.parametrize("task_id", [-1e198, 1e198, -(10**198), 10**198])
+def test_the_largest_numeric_task_ids_are_stored_written_out_within_the_length_cap(store: Any, task_id: Any) -> None:
+    assert run({**STORE_PAYLOAD, "last_task_id": task_id}, store)["success"] is True
+    stored = retrieve(store)["context"]["last_task_id"]
+    assert stored == str(int(task_id)) and len(stored) <= 200
 
 
 def test_non_latin_text_and_paired_surrogates_are_stored_verbatim(store: Any) -> None:

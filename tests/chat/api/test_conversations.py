@@ -71,6 +71,7 @@ def test_page_size_is_capped(api):
     for index in range(3):
         api.post("/api/v1/conversations/", {"title": f"c{index}"}, format="json")
     assert len(api.get("/api/v1/conversations/?page_size=100000").json()["results"]) == 3
-    bad = api.get("/api/v1/conversations/?page_size=abc")
-    assert bad.status_code == 400
-    assert bad.json()["errors"] == {"page_size": ["Use a whole number from 1 up."]}
+    for unreadable in ("abc", "", "0", "-1", "2.5"):
+        bad = api.get(f"/api/v1/conversations/?page_size={unreadable}")
+        assert bad.status_code == 400, unreadable
+        assert bad.json()["errors"] == {"page_size": ["Use a whole number from 1 up."]}
