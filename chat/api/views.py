@@ -14,7 +14,7 @@ from rest_framework import generics, mixins, status, viewsets
 from rest_framework.authtoken.models import Token
 from django.core.exceptions import ValidationError as DjangoValidationError
 from django.core.validators import ProhibitNullCharactersValidator
-from django.utils.translation import gettext as _
+from django.utils.translation import gettext_lazy, gettext as _
 from rest_framework.exceptions import AuthenticationFailed, NotFound, ParseError, ValidationError
 from rest_framework.pagination import CursorPagination
 from rest_framework.permissions import AllowAny, IsAuthenticated
@@ -68,6 +68,8 @@ class NewestFirst(CursorPagination):
     page_size = 50
     page_size_query_param = "page_size"
     max_page_size = 200
+    # One message for every unreadable cursor (DRF's own, for one that is not base64, lacks the stop).
+    invalid_cursor_message = gettext_lazy("Invalid cursor.")  # type: ignore[assignment]  # lazy, as DRF's own; the stubs say str
 
     def get_page_size(self, request: Request) -> int | None:
         # DRF ignores a page_size it cannot read (an empty one too); say so instead, as the
@@ -89,7 +91,7 @@ class NewestFirst(CursorPagination):
         try:
             return super().paginate_queryset(queryset, request, view)
         except (DjangoValidationError, ValueError, TypeError):
-            raise NotFound(_("Invalid cursor.")) from None
+            raise NotFound(self.invalid_cursor_message) from None
 
 
 def owned_conversations(user: User) -> QuerySet[Conversation]:
