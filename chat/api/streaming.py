@@ -16,6 +16,7 @@ from asgiref.sync import sync_to_async
 from django.conf import settings
 from django.db import close_old_connections, connection
 from django.http import HttpRequest, HttpResponseBase, JsonResponse, StreamingHttpResponse
+from django.utils import translation
 from django.utils.translation import gettext_lazy, gettext as _
 from rest_framework.authentication import TokenAuthentication
 from rest_framework.exceptions import AuthenticationFailed
@@ -26,6 +27,7 @@ from ..models import Message
 from ..reply_progress import FINAL_STATUSES, publish_final
 
 UNAVAILABLE = gettext_lazy("Live updates are unavailable right now; poll GET /api/v1/messages/{pk}/ instead.")
+DELETED = gettext_lazy("This reply was deleted with its conversation.")
 
 
 @dataclass(frozen=True)
@@ -44,7 +46,9 @@ async def reply_events(request: HttpRequest, pk: int) -> HttpResponseBase:
     opening = await sync_to_async(_open)(request, pk)
     if opening.error is not None:
         return opening.error
-    response = StreamingHttpResponse(_stream(event_log(), pk, opening.after), content_type="text/event-stream")
+    # The stream is read after the middleware has returned: it keeps the reader's language.
+    stream = _stream(event_log(), pk, opening.after, translation.get_language())
+    response = StreamingHttpResponse(stream, content_type="text/event-stream")
     response["Cache-Control"] = "no-cache"
     response["X-Accel-Buffering"] = "no"  # nginx: pass each event on at once
     return response
@@ -94,8 +98,10 @@ def _is_event_of(log: EventLog, pk: int, event_id: str) -> bool:
     return log.contains(pk, event_id)
 
 
-async def _stream(log: EventLog, pk: int, after: str | None) -> AsyncIterator[str]:
-    """Replay after ``after``, then follow, until the final event; heartbeats between."""
+async def _stream(log: EventLog, pk: int, after: str | None, language: str | None) -> AsyncIterator[str]:
+    """Replay after ``after``, then follow, until the final event; heartbeats between.
+
+    Its own ``error`` events are in ``language``, the reader's."""
     heartbeat = settings.EVENTS_HEARTBEAT_SECONDS
     try:
         while True:
@@ -104,7 +110,10 @@ async def _stream(log: EventLog, pk: int, after: str | None) -> AsyncIterator[st
                 yield ": keep-alive\n\n"
                 # A reply can end without its writer publishing (a worker that vanished,
                 # a reply stopped meanwhile): the database says so, the log then gets it.
-                await sync_to_async(_end_from_database)(pk)
+                # One deleted with its conversation never ends: the stream does, not waiting on.
+                if not await sync_to_async(_end_from_database)(pk):
+                    yield _error_event(after, DELETED, language)
+                    return
                 continue
             for event in events:
                 yield format_event(event)
@@ -112,14 +121,21 @@ async def _stream(log: EventLog, pk: int, after: str | None) -> AsyncIterator[st
                 if event.final:
                     return
     except EventLogUnavailable:
-        yield format_event(Event(after or "0-0", "error", {"detail": UNAVAILABLE.format(pk=pk)}))
+        yield _error_event(after, UNAVAILABLE, language, pk=pk)
 
 
-def _end_from_database(pk: int) -> None:
+def _error_event(after: str | None, text: Any, language: str | None, **values: Any) -> str:
+    with translation.override(language):
+        return format_event(Event(after or "0-0", "error", {"detail": str(text).format(**values)}))
+
+
+def _end_from_database(pk: int) -> bool:
+    """Publish the reply's final event if the database says it ended; False when the
+    reply no longer exists."""
     try:
         if not connection.in_atomic_block:
             close_old_connections()
-        publish_final(pk)
+        return publish_final(pk) or Message.objects.filter(pk=pk).exists()
     finally:
         _release_connection()
 

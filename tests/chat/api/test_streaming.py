@@ -320,3 +320,37 @@ def test_with_redis_down_the_reply_is_still_saved_and_the_stream_says_to_poll(
     assert status == 200
     assert [e["event"] for e in events] == ["error"]
     assert f"/api/v1/messages/{reply['id']}/" in events[0]["data"]["detail"]
+
+
+def test_a_stream_whose_reply_is_deleted_with_its_conversation_ends_with_an_error_event(
+    conversation: dict[str, Any], api: Any, user: Any, settings: Any, shipped_skills: None
+) -> None:
+    import asyncio
+
+    from asgiref.sync import sync_to_async
+
+    from chat.models import Conversation
+    from lifeassistant.models import Profile
+
+    settings.EVENTS_HEARTBEAT_SECONDS = 0.1
+    # No worker runs here (the commit's dispatch is not executed): the reply stays pending.
+    submitted = api.post(f"/api/v1/conversations/{conversation['id']}/messages/", {"content": "Oi"}, format="json")
+    reply_id = submitted.json()["assistant_message"]["id"]
+    Profile.objects.filter(user=user).update(language="pt")  # the reader's language
+
+    async def follow_then_delete() -> list[dict[str, Any]]:
+        client = AsyncClient()
+        await client.aforce_login(user)
+        response = await client.get(f"/api/v1/messages/{reply_id}/events/")
+        # The user deletes the conversation in another tab while this one follows the reply.
+        await sync_to_async(Conversation.objects.filter(pk=conversation["id"]).delete)()
+        body = b"".join([chunk async for chunk in response.streaming_content]).decode()
+        return parse_sse(body)
+
+    async def within_ten_seconds() -> list[dict[str, Any]]:
+        return await asyncio.wait_for(follow_then_delete(), 10)  # before the change: no end
+
+    events = async_to_sync(within_ten_seconds)()
+
+    assert [event["event"] for event in events] == ["error"]
+    assert events[0]["data"] == {"detail": "Esta resposta foi excluída junto com a conversa."}
