@@ -131,11 +131,15 @@ def _error_event(after: str | None, text: Any, language: str | None, **values: A
 
 def _end_from_database(pk: int) -> bool:
     """Publish the reply's final event if the database says it ended; False when the
-    reply no longer exists."""
+    reply no longer exists. A running reply costs one query per heartbeat: its status
+    (``publish_final`` loads the message with its relations, worth it only once ended)."""
     try:
         if not connection.in_atomic_block:
             close_old_connections()
-        return publish_final(pk) or Message.objects.filter(pk=pk).exists()
+        status = Message.objects.filter(pk=pk).values_list("status", flat=True).first()
+        if status in FINAL_STATUSES:
+            publish_final(pk)
+        return status is not None
     finally:
         _release_connection()
 
