@@ -64,6 +64,17 @@ def test_urls_and_numbers_do_not_count_as_prose():
     assert detect_language("https://bank.example.com/statements/2024/march 1234.56 9876", previous="es") == "es"
 
 
+def test_long_runs_without_a_space_are_not_prose():
+    """A link, a hash or minified data is no word: a run of 64 non-spaces or more is left
+    out of the sample. (Searched for links and e-mail addresses first, one 100 KB run
+    held a request for 20 seconds.)"""
+    from documents.language import _prose_sample
+
+    assert _prose_sample(f"Gastei {'a' * 63} reais e {'b' * 64} hoje") == f"Gastei {'a' * 63} reais e hoje"
+    for run in ("a" * 100_000, "x@" * 50_000, "a." * 50_000):
+        assert detect_language(run, previous="es") == "es"
+
+
 def test_the_minimum_number_of_letters_can_be_changed():
     assert detect_language("Good morning friends", previous="pt", min_chars=100) == "pt"
 
