@@ -231,8 +231,10 @@ def understand(
             disabled=profile.disabled_skills,
         )
     model_text = commands.model_text or content
-    # The same text needs no second detection (one more scan of a paste for its blocks).
-    analysis = analyze_message(model_text, previous_language=known, language=language if model_text == content else None)
+    # The message's own prose (tidied, commands aside) needs no second detection: each is
+    # one more scan of a paste for its blocks. Arguments or command output do.
+    same_prose = model_text in (content, preprocessed.cleaned_content)
+    analysis = analyze_message(model_text, previous_language=known, language=language if same_prose else None)
     referenced = reference_blocks(user=user, conversation=conversation, references=preprocessed.references)
     intent = bounded(join_sections(analysis.intent, referenced.text), settings.INTENT_MAX_CHARS)
     return Understood(preprocessed, commands, analysis, referenced, intent)

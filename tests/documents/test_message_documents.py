@@ -154,6 +154,23 @@ def test_a_very_short_message_keeps_the_previous_language(api, user, conversatio
     assert Profile.objects.get(user=user).language == "en"
 
 
+def test_a_paste_is_scanned_for_its_language_once(api, conversation, send, shipped_skills, small_window, monkeypatch):
+    """Each language detection scans a paste for its blocks: the message's own text is
+    detected once, though the analysis sees it tidied (the trailing newline gone)."""
+    from documents import language
+
+    scans = []
+    scan = language.text_outside_blocks
+    monkeypatch.setattr(language, "text_outside_blocks", lambda text: scans.append(text) or scan(text))
+    content = big_message()
+    assert content.endswith("\n")
+
+    body = send(api, conversation["id"], {"content": content}).json()
+
+    assert body["user_message"]["language"] == "pt"
+    assert len(scans) == 1
+
+
 def test_the_model_can_read_a_document_with_read_document(user, conversation, shipped_skills):
     from chat.models import Conversation
     from lifeassistant.tools import REGISTRY, ToolContext
