@@ -36,7 +36,8 @@ TITLE_MAX_TOKENS = 24
 
 
 def claim(message_id: int, *, redelivered: bool = False) -> Message | None:
-    """Move a pending reply to running; None when another delivery already has it.
+    """Move a pending reply to running; None when another delivery already has it, or
+    when the reply is gone (its conversation was deleted).
 
     A reply stuck in ``running`` longer than the task's hard time limit belongs to a
     worker that died, so it can be claimed again; so can a running reply whose task the
@@ -52,7 +53,8 @@ def claim(message_id: int, *, redelivered: bool = False) -> Message | None:
     ).update(status=Message.Status.RUNNING, started_at=timezone.now(), content="")
     if not claimed:
         return None
-    return Message.objects.select_related("conversation__owner", "reply_to", "prompt").get(pk=message_id)
+    # None too when the conversation was deleted in the moment since the claim.
+    return Message.objects.select_related("conversation__owner", "reply_to", "prompt").filter(pk=message_id).first()
 
 
 def fail(message: Message, code: Failure, detail: str) -> None:

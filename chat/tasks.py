@@ -32,9 +32,11 @@ def generate_reply(self: Any, message_id: int) -> None:
     redelivered = bool((self.request.delivery_info or {}).get("redelivered"))
     message = claim(message_id, redelivered=redelivered)
     if message is None:
-        logger.info("message %s already claimed; skipping duplicate delivery", message_id)
         # A reply stopped while its worker was gone still owes its log a final event.
-        publish_final(message_id)
+        if publish_final(message_id) or Message.objects.filter(pk=message_id).exists():
+            logger.info("message %s already claimed; skipping duplicate delivery", message_id)
+        else:
+            logger.info("message %s no longer exists (its conversation was deleted); nothing to answer", message_id)
         return
     # Fixed texts of the reply (action summaries, notices) follow the user's message.
     with translation.override(django_language(message.language)):

@@ -87,3 +87,50 @@ def test_a_conversation_deleted_while_its_reply_runs_ends_the_reply_quietly(
     assert not Conversation.objects.exists() and not Message.objects.exists() and not ToolCall.objects.exists()
     assert len(scripted_llm.requests) == 1  # no model call after the deletion
     assert not [record for record in caplog.records if record.levelname == "ERROR"], caplog.text
+
+
+def _pending_reply(api: Any, django_capture_on_commit_callbacks: Any) -> tuple[int, int]:
+    """A conversation and its reply, queued but not yet picked up by a worker."""
+    conversation = api.post("/api/v1/conversations/", {}, format="json").json()
+    with django_capture_on_commit_callbacks(execute=False):
+        accepted = api.post(
+            f"/api/v1/conversations/{conversation['id']}/messages/", {"content": "Gastei 50 reais no mercado"}, format="json"
+        )
+    return conversation["id"], accepted.json()["assistant_message"]["id"]
+
+
+def test_a_reply_whose_conversation_was_deleted_before_a_worker_took_it_is_dropped_quietly(
+    api, shipped_skills, django_capture_on_commit_callbacks, caplog
+) -> None:
+    from chat.models import Conversation
+
+    conversation_id, reply_id = _pending_reply(api, django_capture_on_commit_callbacks)
+    Conversation.objects.filter(pk=conversation_id).delete()
+
+    with caplog.at_level("INFO", logger="chat.tasks"):
+        tasks.generate_reply(reply_id)
+
+    assert f"message {reply_id} no longer exists" in caplog.text
+    assert "already claimed" not in caplog.text
+
+
+def test_a_conversation_deleted_as_its_reply_is_claimed_ends_the_task_quietly(
+    api, shipped_skills, django_capture_on_commit_callbacks, monkeypatch, caplog
+) -> None:
+    from chat.models import Conversation
+
+    conversation_id, reply_id = _pending_reply(api, django_capture_on_commit_callbacks)
+    select_related = Message.objects.select_related
+
+    def delete_then_load(*args: Any) -> Any:
+        # The user deletes the conversation between the worker's claim and its load.
+        Conversation.objects.filter(pk=conversation_id).delete()
+        return select_related(*args)
+
+    monkeypatch.setattr(Message.objects, "select_related", delete_then_load)
+
+    with caplog.at_level("INFO", logger="chat.tasks"):
+        tasks.generate_reply(reply_id)  # raised DoesNotExist before
+
+    assert f"message {reply_id} no longer exists" in caplog.text
+    assert not Message.objects.exists()
