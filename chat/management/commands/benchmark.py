@@ -21,6 +21,7 @@ from django.core.management.base import BaseCommand, CommandError, CommandParser
 from django.utils import timezone
 
 from chat.pipeline_bench import measure_pipeline, render_pipeline
+from chat.reading_bench import measure_reading, render_reading
 from chat.streaming_bench import measure_streaming, render_streaming
 from chat.history import fit_history, group_turns
 from lifeassistant import light_context
@@ -337,6 +338,11 @@ def streaming_section(options: dict[str, Any]) -> Figures:
     return measure_streaming(replies=options["posts"])
 
 
+def reading_section(options: dict[str, Any]) -> Figures:
+    """A POST's text steps on hostile 100,000-character messages against ordinary prose."""
+    return measure_reading()
+
+
 SECTIONS: list[Section] = [
     Section("detection", "Detection time per message", detection_section, render_detection),
     Section("tokens", "Fixed tokens per scenario (§7.1)", tokens_section, render_tokens),
@@ -344,6 +350,7 @@ SECTIONS: list[Section] = [
     Section("pipeline", "Message pipeline: POST and reply cost (issue 17)", pipeline_section, render_pipeline),
     Section("history", "Long history: fitting 2,000 messages to the window (issue 15)", history_section, render_history),
     Section("streaming", "Streaming replies: latency over Redis and worker CPU (issue 14)", streaming_section, render_streaming),
+    Section("reading", "Reading hostile messages: a POST's text steps", reading_section, render_reading),
 ]
 
 
@@ -356,7 +363,9 @@ class Command(BaseCommand):
         "loaded skills. The context section times the light context on a dict, the local-memory "
         "cache and Redis (BENCH_REDIS_URL, default redis://127.0.0.1:6379/13). The pipeline section "
         "times POSTs against a bare create and replies against an instant model in a child process, "
-        "inside a transaction it rolls back; the other sections make no model calls."
+        "inside a transaction it rolls back; the other sections make no model calls. The reading "
+        "section times a POST's text steps on messages of MESSAGE_MAX_CHARS made of one unit "
+        "repeated, against ordinary prose of that length."
     )
 
     def add_arguments(self, parser: CommandParser) -> None:
