@@ -5,7 +5,6 @@ from __future__ import annotations
 import json
 import logging
 from datetime import timedelta
-import re
 from decimal import Decimal
 from typing import Any
 
@@ -19,7 +18,7 @@ from .limits import bounded
 from .actions import is_proposal, propose, replayed_proposal, withdraw_for_failed_reply, withdraw_for_stopped_reply
 from .models import Conversation, Message, PendingAction, ToolCall
 from .titles import model_title, title_prompt
-from .confirmation import confirmation_intent
+from .confirmation import answer_before, confirmation_intent
 from .failures import Failure
 from .history import fit_history, group_turns
 from .reply_progress import clear_events, ended_reply, new_progress, publish_ended, publish_final, publish_status
@@ -333,10 +332,7 @@ def _confirmation_parts(user_message: Message, confirmed: bool) -> tuple[str, st
     if reading is None or not reading.rest or not user_message.content.endswith(reading.rest):
         return text, ""
     head = user_message.content[: -len(reading.rest)]
-    return _TRAILING_CONNECTOR.sub("", head) or head.strip(), reading.rest
-
-
-_TRAILING_CONNECTOR = re.compile(r"[\s,;.!]*(?:\b(?:e|and|y|plus)\b)?[\s,;.!]*$", re.IGNORECASE)
+    return answer_before(head), reading.rest
 
 
 def user_text(user_message: Message) -> str:

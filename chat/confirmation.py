@@ -110,6 +110,31 @@ def confirmation_intent(text: str) -> Confirmation | None:
     return None if intent is None else Confirmation(intent, rest)
 
 
+def answer_before(head: str) -> str:
+    """The answer of a confirmation that went on, from the text before its request: ``head``
+    without the separators and the "and" word that lead to the request ("sim, e " → "sim").
+
+    Read backwards from the end, so a long run of spaces or commas costs its length once
+    (a pattern anchored at the end backtracked over such a run from each place it tried:
+    minutes of a worker for a few thousand spaces).
+    """
+    text = _without_trailing_separators(head)
+    connector = _TRAILING_AND.search(text)
+    if connector is not None:
+        text = _without_trailing_separators(text[: connector.start()])
+    return text or head.strip()
+
+
+_TRAILING_AND = re.compile(r"\b(?:e|and|y|plus)\Z", re.IGNORECASE)
+
+
+def _without_trailing_separators(text: str) -> str:
+    end = len(text)
+    while end and (text[end - 1].isspace() or text[end - 1] in ",;.!"):
+        end -= 1
+    return text[:end]
+
+
 def _clauses(text: str) -> Iterator[tuple[int, list[str]]]:
     """(start offset, folded words) per clause: punctuation and "e"/"and"/"y" open a clause.
 

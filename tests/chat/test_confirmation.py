@@ -6,7 +6,7 @@ from unittest import mock
 
 import pytest
 
-from chat.confirmation import MAX_ANSWER_WORDS, Confirmation, confirmation_intent
+from chat.confirmation import MAX_ANSWER_WORDS, Confirmation, answer_before, confirmation_intent
 from lifeassistant.text import normalize
 
 
@@ -113,3 +113,32 @@ def test_a_long_message_is_classified_from_its_first_words(text: str, expected: 
 )
 def test_after_and_the_request_must_begin_within_the_words_an_answer_may_hold(text: str, expected: Confirmation | None) -> None:
     assert confirmation_intent(text) == expected
+
+
+@pytest.mark.parametrize(
+    ("head", "answer"),
+    [
+        ("sim, e ", "sim"),
+        ("Sim e ", "Sim"),
+        ("yes, and ", "yes"),
+        ("sí, y ", "sí"),
+        ("ok plus ", "ok"),
+        ("sim! ", "sim"),
+        ("sim, pode, E\n", "sim, pode"),
+        ("sime ", "sime"),  # "e" inside a word is no connector
+        ("sim, ande ", "sim, ande"),
+        (", e ", ", e"),  # nothing left: the text as written, trimmed
+    ],
+)
+def test_the_answer_before_a_request_leaves_out_the_connector(head: str, answer: str) -> None:
+    assert answer_before(head) == answer
+
+
+def test_a_long_run_of_spaces_before_the_request_is_read_once() -> None:
+    """A pattern anchored at the end backtracked over such a run from each place it tried:
+    4,000 spaces took a worker minutes. Read backwards, it costs its length."""
+    text = "sim," + " " * 40_000 + "pode, e anota 30 de uber"
+    reading = confirmation_intent(text)
+
+    assert reading == Confirmation("accept", "anota 30 de uber")
+    assert answer_before(text[: -len(reading.rest)]) == "sim," + " " * 40_000 + "pode"
