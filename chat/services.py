@@ -231,10 +231,12 @@ def understand(
             disabled=profile.disabled_skills,
         )
     model_text = commands.model_text or content
-    # The message's own prose (tidied, commands aside) needs no second detection: each is
-    # one more scan of a paste for its blocks. Arguments or command output do.
-    same_prose = model_text in (content, preprocessed.cleaned_content)
-    analysis = analyze_message(model_text, previous_language=known, language=language if same_prose else None)
+    # The message's own prose (tidied, commands aside) needs no second detection, even when
+    # the first could not tell: each is one more scan of a paste for its blocks. A skill's
+    # arguments or a command's output do.
+    if model_text not in (content, preprocessed.cleaned_content):
+        language = detect_language(model_text, previous=known)
+    analysis = analyze_message(model_text, language=language)
     referenced = reference_blocks(user=user, conversation=conversation, references=preprocessed.references)
     intent = bounded(join_sections(analysis.intent, referenced.text), settings.INTENT_MAX_CHARS)
     return Understood(preprocessed, commands, analysis, referenced, intent)

@@ -19,7 +19,6 @@ from lifeassistant import llm, tokens
 
 from .analysis import Analysis, analyze
 from .extraction import ContextItem
-from .language import detect_language
 from .listing import DocumentInfo, file_name_for, human_size, render_available_documents, summarize
 from .models import ChatDocument
 from lifeassistant.references import UNKNOWN_DOCUMENT, FileReference
@@ -44,19 +43,15 @@ MAX_REFERENCE_NOTICES = 20
 INLINE_DOCUMENT_CHARS = 4_000
 
 
-def analyze_message(raw: str, *, previous_language: str | None, language: str | None = None) -> Analysis:
-    """Clean intent, context items and language for a new user message.
-
-    ``language`` is the message's language when the caller detected it already (each
-    detection scans a paste for its blocks); else it is detected here, keeping
-    ``previous_language`` for a message too short to tell.
+def analyze_message(raw: str, *, language: str | None) -> Analysis:
+    """Clean intent and context items of a new user message in ``language`` (detected by
+    the caller, which knows whether the text it analyses is the message as written; None
+    when it could not tell).
 
     Small messages (under 10% of the model's window) cost nothing: no model call.
     Structured blocks in a large one are moved out by the deterministic extractor, also
     without a model call; only large prose goes to the analyzer model (none offline).
     """
-    if language is None:
-        language = detect_language(raw, previous=previous_language or None)
     analysis = analyze(
         raw,
         token_count=tokens.count_tokens(messages=[{"role": "user", "content": raw}]),

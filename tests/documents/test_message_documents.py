@@ -154,20 +154,26 @@ def test_a_very_short_message_keeps_the_previous_language(api, user, conversatio
     assert Profile.objects.get(user=user).language == "en"
 
 
-def test_a_paste_is_scanned_for_its_language_once(api, conversation, send, shipped_skills, small_window, monkeypatch):
+@pytest.mark.parametrize(
+    ("content", "language"),
+    [
+        (big_message(), "pt"),  # the analysis sees it tidied: the trailing newline gone
+        ("x" * 5_000, ""),  # nothing to tell, and no earlier language: not asked twice
+    ],
+)
+def test_a_message_is_scanned_for_its_language_once(api, conversation, send, shipped_skills, small_window, monkeypatch, content, language):
     """Each language detection scans a paste for its blocks: the message's own text is
-    detected once, though the analysis sees it tidied (the trailing newline gone)."""
-    from documents import language
+    detected once."""
+    from documents import language as detection
 
     scans = []
-    scan = language.text_outside_blocks
-    monkeypatch.setattr(language, "text_outside_blocks", lambda text: scans.append(text) or scan(text))
-    content = big_message()
-    assert content.endswith("\n")
+    scan = detection.text_outside_blocks
+    monkeypatch.setattr(detection, "text_outside_blocks", lambda text: scans.append(text) or scan(text))
 
-    body = send(api, conversation["id"], {"content": content}).json()
+    # A browser language the product does not speak: no language is known beforehand.
+    body = send(api, conversation["id"], {"content": content}, **{"Accept-Language": "de"}).json()
 
-    assert body["user_message"]["language"] == "pt"
+    assert body["user_message"]["language"] == language
     assert len(scans) == 1
 
 
