@@ -71,6 +71,8 @@ MAX_ANSWER_WORDS = 8
 _CLAUSE_BREAK = re.compile(r"[,;.!?\n]+")
 _WORD = re.compile(r"[\w'’]+|👍|✅")
 _TOKEN = re.compile(r"[\w'’]+|👍|✅|[,;.!?\n]+")
+# The "and" word that ends the text before a request ("sim, e" → "sim").
+_TRAILING_AND = re.compile(r"\b(?:e|and|y|plus)\Z", re.IGNORECASE)
 
 
 @dataclass(frozen=True)
@@ -123,9 +125,6 @@ def answer_before(head: str) -> str:
     if connector is not None:
         text = _without_trailing_separators(text[: connector.start()])
     return text or head.strip()
-
-
-_TRAILING_AND = re.compile(r"\b(?:e|and|y|plus)\Z", re.IGNORECASE)
 
 
 def _without_trailing_separators(text: str) -> str:

@@ -104,9 +104,9 @@ def execute(content: str) -> PreprocessingResult:
     in_fence = False
     for text in content.splitlines():
         stripped = text.lstrip()
-        if in_fence or stripped.startswith(_CODE_FENCE):
-            if stripped.startswith(_CODE_FENCE):
-                in_fence = not in_fence
+        fence = stripped.startswith(_CODE_FENCE)
+        if in_fence or fence:
+            in_fence = in_fence != fence  # a fence line opens or closes the block
             kept.append(text)
             after_blank = False
             has_text = has_text or bool(stripped)
