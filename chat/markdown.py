@@ -9,6 +9,9 @@ through. Pure: text in, HTML out.
 
 from __future__ import annotations
 
+import hashlib
+from importlib.metadata import version
+
 import nh3
 from markdown_it import MarkdownIt
 
@@ -53,6 +56,29 @@ _CLEANER = nh3.Cleaner(
     set_tag_attribute_values={"a": {"target": "_blank"}},
     filter_style_properties=_ALIGN_STYLES,
 )
+
+
+# Raise when ``_keep_attribute`` or anything else the fingerprint below cannot see changes
+# what render() returns.
+_REVISION = 1
+
+# What render() depends on. HTML kept from an earlier render (``chat.reply_html``) is
+# filed under it, so a deploy that changes the parser, the sanitizer or the allowlists
+# never serves HTML made by the previous rules.
+FINGERPRINT = hashlib.sha256(
+    repr(
+        (
+            _REVISION,
+            version("markdown-it-py"),
+            version("nh3"),
+            _PARSER.get_active_rules(),
+            sorted(ALLOWED_TAGS),
+            sorted((tag, sorted(names)) for tag, names in ALLOWED_ATTRIBUTES.items()),
+            sorted(URL_SCHEMES),
+            sorted(_ALIGN_STYLES),
+        )
+    ).encode()
+).hexdigest()[:16]
 
 
 def render(markdown: str) -> str:

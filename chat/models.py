@@ -169,6 +169,11 @@ class Message(models.Model):
         return f"{self.role} #{self.pk}"
 
     @property
+    def has_ended(self) -> bool:
+        """Done, failed or stopped: its text will not change again."""
+        return self.status in FINAL_STATUSES
+
+    @property
     def system_prompt(self) -> str:
         """The reply's system prompt text ("" for user messages and command answers)."""
         return self.prompt.text if self.prompt is not None else ""
@@ -188,6 +193,10 @@ class Message(models.Model):
     @property
     def total_tokens(self) -> int:
         return self.prompt_tokens + self.completion_tokens
+
+
+# The statuses a reply ends in.
+FINAL_STATUSES = (Message.Status.DONE, Message.Status.FAILED, Message.Status.CANCELLED)
 
 
 class ToolCall(models.Model):

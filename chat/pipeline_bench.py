@@ -23,11 +23,13 @@ from unittest import mock
 
 from django.conf import settings
 from django.contrib.auth import get_user_model
+from django.core.cache import cache
 from django.db import connection, transaction
 from django.test.utils import CaptureQueriesContext, override_settings
 from rest_framework.test import APIClient
 from rest_framework.throttling import ScopedRateThrottle
 
+from . import reply_html
 from .models import Conversation, Message, Prompt
 from .tasks import generate_reply
 
@@ -104,6 +106,7 @@ def measure_pipeline(*, runs: int = 3, posts: int = 30, replies: int = 30) -> di
             per_run.append(_one_run(client, posts=posts, replies=replies))
         queries = _by_history_size(client)
         page = _first_page(client)
+        page.update(_reading_a_thread(client))
     figures: dict[str, Any] = {
         name: spread([run[name] for run in per_run]) for name in per_run[0]
     }
@@ -228,6 +231,39 @@ def _first_page(client: APIClient) -> dict[str, float]:
     }
 
 
+# A reply as the model writes them: a table, a list, a link and code (~800 characters).
+MARKDOWN_REPLY = (
+    "Aqui vai o resumo dos seus **gastos** deste mês:\n\n| categoria | valor |\n|---|---:|\n"
+    "| mercado | R$ 450,00 |\n| transporte | R$ 120,00 |\n| lazer | R$ 80,00 |\n\n"
+    "1. Compare preços em [sites de ofertas](https://exemplo.com.br).\n"
+    "2. Planeje as compras da semana com uma lista.\n3. Evite ir ao mercado com fome.\n\n"
+    "```python\ntotal = 450 + 120 + 80\n```\n\nQuer que eu monte um orçamento para o próximo mês? "
+) * 2
+PAGE_READS = 15
+
+
+def _reading_a_thread(client: APIClient) -> dict[str, float]:
+    """Wall time of reading the first page of a thread of 20 questions and 20 ended markdown
+    replies: with each reply's HTML kept from an earlier read (``chat.reply_html``), against
+    the same read with every reply rendered, interleaved (median of ``PAGE_READS`` each)."""
+    conversation = Conversation.objects.get(pk=_new_conversation(client))
+    replies = []
+    for n in range(20):
+        asked = Message.objects.create(conversation=conversation, role="user", content=f"pergunta {n}")
+        text = f"{MARKDOWN_REPLY}({n})"
+        replies.append(text)
+        Message.objects.create(conversation=conversation, role="assistant", reply_to=asked, content=text, status="done")
+    keys = [reply_html._key(text) for text in replies]
+    url = f"/api/v1/conversations/{conversation.pk}/messages/"
+    client.get(url)  # warm
+    kept, rendered = [], []
+    for _ in range(PAGE_READS):
+        kept.append(_timed(lambda: client.get(url))[0])
+        cache.delete_many(keys)
+        rendered.append(_timed(lambda: client.get(url))[0])
+    return {"page_kept_ms": 1000 * statistics.median(kept), "page_rendered_ms": 1000 * statistics.median(rendered)}
+
+
 def render_pipeline(figures: dict[str, Any]) -> list[str]:
     def row(label: str, key: str, unit: str, goal: str) -> str:
         f = figures[key]
@@ -259,6 +295,10 @@ def render_pipeline(figures: dict[str, Any]) -> list[str]:
     lines.append(
         f"  system prompt bytes stored per reply in that thread: {figures['prompt_bytes_per_paste_reply']:.0f} "
         "(each reply lists the documents so far, so each prompt is new)"
+    )
+    lines.append(
+        f"  reading a page of 20 ended markdown replies: {figures['page_kept_ms']:.1f} ms with their HTML kept, "
+        f"{figures['page_rendered_ms']:.1f} ms rendering each ({figures['page_rendered_ms'] / figures['page_kept_ms']:.2f}x)"
     )
     return lines
 

@@ -23,8 +23,6 @@ from .models import Message
 
 logger = logging.getLogger(__name__)
 
-FINAL_STATUSES = (Message.Status.DONE, Message.Status.FAILED, Message.Status.CANCELLED)
-
 
 class ReplyProgress:
     """``Progress`` for one reply: batched deltas, tool events, and the stop check."""
@@ -127,7 +125,7 @@ def ended_reply(message_id: int) -> Message | None:
         .prefetch_related("tool_calls", "documents", "pending_actions")
         .first()
     )
-    return message if message is not None and message.status in FINAL_STATUSES else None
+    return message if message is not None and message.has_ended else None
 
 
 def publish_final(message_id: int) -> bool:

@@ -4,9 +4,12 @@ from __future__ import annotations
 
 import copy
 import re
+from collections.abc import Mapping
+from types import MappingProxyType
 from typing import Any
 
 from django.conf import settings
+from django.db import models
 from django.utils.translation import gettext as _
 from drf_spectacular.utils import PolymorphicProxySerializer, extend_schema_field, inline_serializer
 from rest_framework import serializers
@@ -17,7 +20,7 @@ from documents.models import ChatDocument
 
 from lifeassistant import light_context
 
-from .. import markdown
+from .. import markdown, reply_html
 from ..actions import effective_status
 from ..failures import Failure, failure_text
 from ..models import Conversation, Message, PendingAction, ToolCall
@@ -186,8 +189,23 @@ COST_FIELD = UsageSerializer().fields["cost"]
 PREVIEW_CHARS = 1000
 
 
+class MessageListSerializer(serializers.ListSerializer):
+    """Messages in a page: the HTML of its ended replies comes in one cache round trip."""
+
+    def to_representation(self, data: Any) -> list[Any]:
+        messages = list(data.all() if isinstance(data, models.Manager) else data)
+        assert isinstance(self.child, MessageSerializer)  # Meta.list_serializer_class below
+        self.child.html_ahead = reply_html.ended_replies_html(
+            message.content for message in messages if message.role == Message.Role.ASSISTANT and message.has_ended
+        )
+        return super().to_representation(messages)
+
+
 class MessageSerializer(BuiltOnceMixin, serializers.ModelSerializer):
     """A message. With ``context={"preview": True}``, a long user message is cut to a preview."""
+
+    # Set by MessageListSerializer: the page's ended replies' HTML, by text.
+    html_ahead: Mapping[str, str] = MappingProxyType({})
 
     content = serializers.SerializerMethodField(
         help_text="The text; a user message in a list or a 202 is cut to a preview when content_truncated is true."
@@ -213,6 +231,7 @@ class MessageSerializer(BuiltOnceMixin, serializers.ModelSerializer):
 
     class Meta:
         model = Message
+        list_serializer_class = MessageListSerializer
         fields = [
             "id",
             "conversation",
@@ -265,7 +284,10 @@ class MessageSerializer(BuiltOnceMixin, serializers.ModelSerializer):
     def get_content_html(self, message: Message) -> str | None:
         if message.role != Message.Role.ASSISTANT:
             return None
-        return markdown.render(message.content)
+        if not message.has_ended:  # its text changes with every batch: rendered as it is now
+            return markdown.render(message.content)
+        html = self.html_ahead.get(message.content)
+        return html if html is not None else reply_html.ended_replies_html([message.content])[message.content]
 
     @extend_schema_field(UsageSerializer)
     def get_usage(self, message: Message) -> dict[str, Any]:

@@ -23,8 +23,8 @@ from rest_framework.exceptions import AuthenticationFailed
 from rest_framework.request import Request
 
 from lifeassistant.event_log import Event, EventLog, EventLogUnavailable, event_log, parse_id
-from ..models import Message
-from ..reply_progress import FINAL_STATUSES, publish_final
+from ..models import FINAL_STATUSES, Message
+from ..reply_progress import publish_final
 
 UNAVAILABLE = gettext_lazy("Live updates are unavailable right now; poll GET /api/v1/messages/{pk}/ instead.")
 DELETED = gettext_lazy("This reply was deleted with its conversation.")
@@ -79,7 +79,7 @@ def _check(request: HttpRequest, pk: int) -> Opening:
     log = event_log()
     try:
         exists = log.exists(pk)
-        if not exists and message.status in FINAL_STATUSES:
+        if not exists and message.has_ended:
             # Finished long ago (the log expired): the final event comes from the database.
             publish_final(pk)
             return Opening()

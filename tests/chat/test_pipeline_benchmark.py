@@ -31,4 +31,5 @@ def test_the_pipeline_section_measures_ratios_queries_and_sizes_and_leaves_no_ro
     assert all(ms > 0 for ms in figures["queries"]["reply_cpu_ms"].values())
     assert figures["first_page_kb"] < 100 < figures["pasted_kb"]
     assert figures["prompt_bytes_per_reply"]["median"] < 2_000
+    assert figures["page_kept_ms"] > 0 and figures["page_rendered_ms"] > 0
     assert not Conversation.objects.exists() and not Message.objects.exists()  # rolled back
