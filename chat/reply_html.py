@@ -31,7 +31,8 @@ CACHED_FROM_CHARS = 256
 KEPT_SECONDS = 7 * 24 * 3600
 
 
-def _key(text: str) -> str:
+def cache_key(text: str) -> str:
+    """Where the HTML of ``text`` is kept, under the rules that render it now."""
     digest = hashlib.sha256(text.encode("utf-8", "surrogatepass")).hexdigest()
     return f"reply-html:{markdown.FINGERPRINT}:{digest}"
 
@@ -45,7 +46,7 @@ def ended_replies_html(texts: Iterable[str]) -> dict[str, str]:
         if len(text) < CACHED_FROM_CHARS:
             html[text] = markdown.render(text)
         else:
-            keys[_key(text)] = text
+            keys[cache_key(text)] = text
     if not keys:
         return html
     try:
