@@ -4,9 +4,10 @@ Every read of a thread shows each reply as HTML (``content_html``), and renderin
 markdown is the larger part of reading a page: ~0.8 ms for a reply of 800 characters
 with a table, a list and code, about 60% of a page of 20 such replies
 (``manage.py benchmark --section pipeline``). A reply that has ended never changes, so
-its HTML is kept in the default cache under the hash of its text and the renderer's
-``FINGERPRINT``: the worker leaves it there as it publishes the reply's end, and a page
-then fetches all of its replies' HTML in one round trip. A running reply changes with
+its HTML is kept in the default cache (``REPLY_HTML_TTL_SECONDS``, a day by default)
+under the hash of its text and the renderer's ``FINGERPRINT``: the worker leaves it there
+as it publishes the reply's end, and a page then fetches all of its replies' HTML in one
+round trip. A running reply changes with
 every batch of text and is rendered on each read.
 
 The cache is an optimisation only: when it is down, replies are rendered as before and
@@ -18,6 +19,7 @@ from __future__ import annotations
 import hashlib
 from collections.abc import Iterable
 
+from django.conf import settings
 from django.core.cache import cache
 
 from lifeassistant.cache import CACHE_ERRORS, log_cache_fault
@@ -27,8 +29,6 @@ from . import markdown
 # Shorter replies render faster (~70 µs for 250 characters of prose) than a round trip to
 # a local Redis (~110 µs).
 CACHED_FROM_CHARS = 256
-# A thread read again after a week renders once more.
-KEPT_SECONDS = 7 * 24 * 3600
 
 
 def cache_key(text: str) -> str:
@@ -43,7 +43,7 @@ def ended_replies_html(texts: Iterable[str]) -> dict[str, str]:
     html: dict[str, str] = {}
     keys: dict[str, str] = {}
     for text in texts:
-        if len(text) < CACHED_FROM_CHARS:
+        if len(text) < CACHED_FROM_CHARS or not settings.REPLY_HTML_TTL_SECONDS:
             html[text] = markdown.render(text)
         else:
             keys[cache_key(text)] = text
@@ -57,7 +57,7 @@ def ended_replies_html(texts: Iterable[str]) -> dict[str, str]:
     rendered = {key: markdown.render(text) for key, text in keys.items() if key not in kept}
     if rendered:
         try:
-            cache.set_many(rendered, KEPT_SECONDS)
+            cache.set_many(rendered, settings.REPLY_HTML_TTL_SECONDS)
         except CACHE_ERRORS as exc:
             log_cache_fault("replies rendered", exc)
     for key, text in keys.items():

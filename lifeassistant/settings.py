@@ -244,6 +244,9 @@ ANALYZER_TIMEOUT_SECONDS = env_float("ANALYZER_TIMEOUT_SECONDS", 3.0, minimum=0.
 MEMORY_PROMPT_TOKENS = env_int("MEMORY_PROMPT_TOKENS", 600, minimum=0, maximum=4000)
 CONTEXT_LIGHT_TTL_SECONDS = env_int("CONTEXT_LIGHT_TTL_SECONDS", 1800, minimum=1)
 PENDING_ACTION_TTL_SECONDS = env_int("PENDING_ACTION_TTL_SECONDS", 3600, minimum=60)
+# An ended reply's HTML stays in the cache this long after it is rendered (0: every read
+# renders). It shares the cache's Redis with the event logs: ~1.5 KB per reply kept.
+REPLY_HTML_TTL_SECONDS = env_int("REPLY_HTML_TTL_SECONDS", 86_400, minimum=0)
 SHELL_COMMANDS_ENABLED = env_bool("SHELL_COMMANDS_ENABLED", False)
 SHELL_ALLOWLIST = env_list("SHELL_ALLOWLIST", ["date", "echo", "uptime"])
 SHELL_TIMEOUT_SECONDS = env_float("SHELL_TIMEOUT_SECONDS", 5.0, minimum=0.1)

@@ -112,3 +112,23 @@ def test_with_the_cache_down_a_page_is_rendered_and_the_fault_logged(
     html = {m["content"]: m["content_html"] for m in response.json()["results"] if m["role"] == "assistant"}
     assert html == {text: markdown.render(text) for text in (REPLY, REPLY + "\nOutra.")}
     assert "cache unavailable, replies rendered without it" in caplog.text
+
+
+def test_with_no_time_to_keep_it_every_read_renders_and_nothing_is_kept(
+    api: Any, conversation: dict[str, Any], renders: Any, settings: Any
+) -> None:
+    settings.REPLY_HTML_TTL_SECONDS = 0
+    (reply,) = _thread(conversation, [(REPLY, "done")])
+    url = f"/api/v1/messages/{reply.pk}/"
+
+    assert api.get(url).json()["content_html"] == api.get(url).json()["content_html"] == markdown.render(REPLY)
+
+    assert renders.call_count == 3  # two reads and the expected value
+    assert cache.get(reply_html.cache_key(REPLY)) is None
+
+
+def test_the_html_is_kept_for_the_configured_time(settings: Any) -> None:
+    settings.REPLY_HTML_TTL_SECONDS = 120
+    with mock.patch.object(cache, "set_many") as set_many:
+        reply_html.ended_replies_html([REPLY])
+    set_many.assert_called_once_with({reply_html.cache_key(REPLY): markdown.render(REPLY)}, 120)
