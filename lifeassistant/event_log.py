@@ -70,8 +70,8 @@ class EventLog(ABC):
         """The events after ``after``, waiting up to ``timeout`` seconds for the first one."""
 
     @abstractmethod
-    def contains(self, reply_id: int, event_id: str) -> bool:
-        """Whether ``event_id`` is an event of this reply's log."""
+    def find(self, reply_id: int, event_id: str) -> Event | None:
+        """The event ``event_id`` of this reply's log, or None when it holds no such event."""
 
     @abstractmethod
     def exists(self, reply_id: int) -> bool:
@@ -153,11 +153,12 @@ class RedisEventLog(EventLog):
             await client.aclose()
         return [_event(entry_id, fields) for _, entries in answer or [] for entry_id, fields in entries]
 
-    def contains(self, reply_id: int, event_id: str) -> bool:
+    def find(self, reply_id: int, event_id: str) -> Event | None:
         try:
-            return bool(self._client.xrange(self.key(reply_id), min=event_id, max=event_id, count=1))
+            entries: Any = self._client.xrange(self.key(reply_id), min=event_id, max=event_id, count=1)
         except redis.RedisError as exc:
             raise EventLogUnavailable(str(exc)) from exc
+        return _event(*entries[0]) if entries else None
 
     def exists(self, reply_id: int) -> bool:
         try:
@@ -260,8 +261,8 @@ class MemoryEventLog(EventLog):
             with self._lock:
                 self._waiters.get(reply_id, set()).discard(waiter)
 
-    def contains(self, reply_id: int, event_id: str) -> bool:
-        return any(event.id == event_id for event in self.read(reply_id))
+    def find(self, reply_id: int, event_id: str) -> Event | None:
+        return next((event for event in self.read(reply_id) if event.id == event_id), None)
 
     def exists(self, reply_id: int) -> bool:
         with self._lock:

@@ -15,9 +15,10 @@ from typing import Any
 from asgiref.sync import sync_to_async
 from django.conf import settings
 from django.db import close_old_connections, connection
-from django.http import HttpRequest, HttpResponseBase, JsonResponse, StreamingHttpResponse
+from django.http import HttpRequest, HttpResponse, HttpResponseBase, JsonResponse, StreamingHttpResponse
 from django.utils import translation
 from django.utils.translation import gettext_lazy, gettext as _
+from django.views.decorators.csrf import csrf_exempt
 from rest_framework.authentication import TokenAuthentication
 from rest_framework.exceptions import AuthenticationFailed
 from rest_framework.request import Request
@@ -34,10 +35,13 @@ DELETED = gettext_lazy("This reply was deleted with its conversation.")
 class Opening:
     """What the view decided before streaming: an error response, or where to start."""
 
-    error: JsonResponse | None = None
+    error: HttpResponseBase | None = None
     after: str | None = None
 
 
+# Only GET streams; any other method is a JSON 405 from the view, not the CSRF check's
+# HTML 403 (a token-authenticated POST carries no CSRF token). Nothing here writes.
+@csrf_exempt
 async def reply_events(request: HttpRequest, pk: int) -> HttpResponseBase:
     if request.method != "GET":
         refused = JsonResponse({"detail": _('Method "{method}" not allowed.').format(method=request.method)}, status=405)
@@ -83,19 +87,24 @@ def _check(request: HttpRequest, pk: int) -> Opening:
             # Finished long ago (the log expired): the final event comes from the database.
             publish_final(pk)
             return Opening()
-        if after is not None and not _is_event_of(log, pk, after):
+        seen = _event_of(log, pk, after) if after is not None else None
+        if after is not None and seen is None:
             return Opening(error=JsonResponse({"detail": _("'after' is not an event id of reply %(pk)s.") % {"pk": pk}}, status=400))
+        if seen is not None and seen.final:
+            # The reader has the reply's end (an EventSource reconnects after the stream
+            # closes): nothing more will come, and a 204 tells it to stop reconnecting.
+            return Opening(error=HttpResponse(status=204))
     except EventLogUnavailable:
         return Opening(after=after)  # the stream says so in an error event
     return Opening(after=after)
 
 
-def _is_event_of(log: EventLog, pk: int, event_id: str) -> bool:
+def _event_of(log: EventLog, pk: int, event_id: str) -> Event | None:
     try:
         parse_id(event_id)
     except ValueError:
-        return False
-    return log.contains(pk, event_id)
+        return None
+    return log.find(pk, event_id)
 
 
 async def _stream(log: EventLog, pk: int, after: str | None, language: str | None) -> AsyncIterator[str]:
@@ -175,7 +184,8 @@ def add_to_schema(result: dict[str, Any], generator: Any, request: Any, public: 
                 "`tool_finished` are `{\"name\", \"status\"}`; `status` is `{\"status\"}` (a `running` "
                 "after text with `\"restarted\": true` means the reply started over: clear its text); "
                 "`done` / `failed` / `cancelled` carry the message as `GET /api/v1/messages/{id}/` returns "
-                "it, and the stream ends. `error` means the log is unavailable: poll the message instead. "
+                "it, and the stream ends (resuming after that final event answers `204`). `error` means the "
+                "log is unavailable: poll the message instead. "
                 "A `: keep-alive` comment comes every 15 s."
             ),
             "tags": ["messages"],
@@ -196,6 +206,7 @@ def add_to_schema(result: dict[str, Any], generator: Any, request: Any, public: 
                     "description": "The event stream.",
                     "content": {"text/event-stream": {"schema": {"type": "string"}}},
                 },
+                "204": {"description": "`after` is the reply's final event: the reader has it all, nothing more will come."},
                 "400": {"description": "`after` is not an event id of this reply.", "content": error},
                 "401": {"description": "Not signed in.", "content": error},
                 "404": {"description": "No such reply of yours.", "content": error},

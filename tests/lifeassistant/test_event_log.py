@@ -13,7 +13,7 @@ from typing import Any
 import pytest
 import redis
 
-from lifeassistant.event_log import EventLog, MemoryEventLog, RedisEventLog
+from lifeassistant.event_log import Event, EventLog, MemoryEventLog, RedisEventLog
 
 REDIS_URL = os.environ.get("CI_REDIS_URL", "redis://127.0.0.1:6379/14")
 
@@ -64,9 +64,9 @@ def test_a_reader_resumes_after_an_id(make_log: Any) -> None:
     log.append(7, "delta", {"text": ", Ana"})
 
     assert [e.data for e in log.read(7, after=first)] == [{"text": "Olá"}, {"text": ", Ana"}]
-    assert log.contains(7, first)
-    assert not log.contains(7, "1-0")
-    assert not log.contains(8, first)
+    assert log.find(7, first) == Event(first, "status", {"status": "running"})
+    assert log.find(7, "1-0") is None
+    assert log.find(8, first) is None
 
 
 def test_the_final_event_is_written_exactly_once(make_log: Any) -> None:

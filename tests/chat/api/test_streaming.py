@@ -51,7 +51,7 @@ def get_events(user: Any, path: str, **headers: str) -> tuple[int, Any]:
             await client.aforce_login(user)
         response = await client.get(path, headers=headers)
         if not response.streaming:
-            return response.status_code, json.loads(response.content)
+            return response.status_code, json.loads(response.content) if response.content else None
         assert response["Content-Type"].startswith("text/event-stream")
         assert response["X-Accel-Buffering"] == "no"
         body = b"".join([chunk async for chunk in response.streaming_content]).decode()
@@ -106,6 +106,35 @@ def test_after_that_is_not_an_id_of_this_reply_is_a_400(reply: dict[str, Any], u
         status, body = get_events(user, f"/api/v1/messages/{reply['id']}/events/?after={after}")
         assert status == 400, after
         assert "'after'" in body["detail"]  # in the user's language: pt-BR, from their messages
+
+
+def test_resuming_after_the_final_event_is_a_204_so_an_event_source_stops_reconnecting(
+    reply: dict[str, Any], user: Any
+) -> None:
+    _, events = get_events(user, f"/api/v1/messages/{reply['id']}/events/")
+    final = events[-1]["id"]
+
+    assert get_events(user, f"/api/v1/messages/{reply['id']}/events/?after={final}") == (204, None)
+    assert get_events(user, f"/api/v1/messages/{reply['id']}/events/", **{"Last-Event-ID": final}) == (204, None)
+    # One event earlier, the final event is still to come.
+    _, rest = get_events(user, f"/api/v1/messages/{reply['id']}/events/?after={events[-2]['id']}")
+    assert [e["event"] for e in rest] == ["done"]
+
+
+def test_a_method_other_than_get_is_a_json_405_not_a_csrf_page(reply: dict[str, Any], user: Any) -> None:
+    token = Token.objects.create(user=user)
+
+    async def send(method: str) -> Any:
+        client = AsyncClient(enforce_csrf_checks=True)
+        return await client.generic(
+            method, f"/api/v1/messages/{reply['id']}/events/", headers={"Authorization": f"Token {token.key}"}
+        )
+
+    for method in ("POST", "PUT", "PATCH", "DELETE"):
+        response = async_to_sync(send)(method)
+        assert response.status_code == 405, method
+        assert response["Content-Type"] == "application/json" and response["Allow"] == "GET"
+        assert method in response.json()["detail"]
 
 
 def test_another_users_reply_is_a_404_and_no_login_a_401(reply: dict[str, Any], other_user: Any) -> None:
