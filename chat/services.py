@@ -494,6 +494,17 @@ def cancel_reply(assistant_message: Message) -> Message:
     return Message.objects.prefetch_related("tool_calls", "documents", "pending_actions").get(pk=assistant_message.pk)
 
 
+def delete_conversation(conversation: Conversation) -> None:
+    """Delete a conversation and everything in it.
+
+    Django gathers the rows to delete before its own transaction; a message stored in
+    between (a POST racing the delete) was left out, and the commit failed on its foreign
+    key: a 500. Locking the conversation first orders the two: a message being stored
+    finishes first and goes with the conversation, or finds it gone (a 404)."""
+    with transaction.atomic():
+        lock_conversation(conversation.pk).delete()
+
+
 def live_messages(conversation_id: int) -> Any:
     """The conversation's messages in its thread: superseded ones are kept but left out."""
     return Message.objects.filter(conversation_id=conversation_id, superseded_at__isnull=True)

@@ -38,6 +38,7 @@ from ..services import (
     Submission,
     TurnConflict,
     cancel_reply,
+    delete_conversation,
     regenerate_reply,
     request_fingerprint,
     retry_reply,
@@ -142,6 +143,9 @@ class ConversationViewSet(
 
     def perform_update(self, serializer: BaseSerializer[Conversation]) -> None:
         serializer.save(**title_source(serializer))
+
+    def perform_destroy(self, instance: Conversation) -> None:
+        delete_conversation(instance)
 
 
 def title_source(serializer: BaseSerializer[Conversation]) -> dict[str, str]:

@@ -1,8 +1,9 @@
-"""Concurrent requests on PostgreSQL: one Idempotency-Key never writes twice."""
+"""Concurrent requests on PostgreSQL: one Idempotency-Key never writes twice; a delete waits for a message being stored."""
 
 from __future__ import annotations
 
 import threading
+import time
 from typing import Any
 
 import pytest
@@ -52,3 +53,51 @@ def test_two_concurrent_requests_with_one_key_write_one_pair_of_messages(user, s
     assert bodies[0] == bodies[1]
     assert sorted(created for _, created in results) == [False, True]
     assert Message.objects.filter(role="user").count() == 1
+
+
+def test_a_message_stored_while_its_conversation_is_deleted_goes_with_it(user):
+    """A POST holds the conversation's lock while it stores a turn; a DELETE arriving then
+    waits, and deletes the new message with the rest (it used to gather the rows first and
+    fail at commit on the new message's foreign key: a 500)."""
+    if connection.vendor != "postgresql":
+        pytest.skip("needs DATABASE_URL=postgres://...")
+    from django.db import transaction
+
+    from chat.models import lock_conversation
+    from chat.services import delete_conversation
+
+    conversation = Conversation.objects.create(owner=user)
+    Message.objects.create(conversation=conversation, role="user", content="antes")
+    locked = threading.Event()
+    errors: list[BaseException] = []
+
+    def post() -> None:
+        try:
+            with transaction.atomic():
+                lock_conversation(conversation.pk)
+                locked.set()
+                time.sleep(1.0)  # the DELETE reaches the lock meanwhile, and waits
+                Message.objects.create(conversation_id=conversation.pk, role="user", content="durante")
+        except BaseException as exc:
+            errors.append(exc)
+        finally:
+            connections.close_all()
+
+    def delete() -> None:
+        try:
+            locked.wait(timeout=10)
+            delete_conversation(Conversation.objects.get(pk=conversation.pk))
+        except BaseException as exc:
+            errors.append(exc)
+        finally:
+            connections.close_all()
+
+    threads = [threading.Thread(target=post), threading.Thread(target=delete)]
+    for thread in threads:
+        thread.start()
+    for thread in threads:
+        thread.join(timeout=30)
+
+    assert errors == []
+    assert not Conversation.objects.filter(pk=conversation.pk).exists()
+    assert not Message.objects.filter(conversation_id=conversation.pk).exists()
