@@ -53,7 +53,7 @@ from .language import SUPPORTED, django_language, fallback_language
 from .limits import bounded
 from .memory import memory_section
 from .light_context_store import context_tools, prompt_section_for
-from .models import lock_conversation, Conversation, IdempotencyRecord, Message, ToolCall
+from .models import FINAL_STATUSES, lock_conversation, Conversation, IdempotencyRecord, Message, ToolCall
 from skills.preprocessor import PreprocessingResult
 from skills.preprocessor import execute as preprocess
 from .tasks import queue_reply
@@ -79,9 +79,6 @@ class IdempotencyConflict(Exception):
 
 class TurnConflict(Exception):
     """The message cannot be regenerated or edited now; the text says why (for a 409)."""
-
-
-ENDED = (Message.Status.DONE, Message.Status.FAILED, Message.Status.CANCELLED)
 
 
 @dataclass(frozen=True)
@@ -222,14 +219,7 @@ def understand(
     preprocessed = preprocess(content)
     known = fallback_language(conversation.language, profile.language, accept_language)
     language = detect_language(content, previous=known)
-    with translation.override(django_language(language)):
-        commands = plan_commands(
-            preprocessed,
-            skills=catalog.skills,
-            preferences=profile.preferences,
-            is_staff=user.is_staff,
-            disabled=profile.disabled_skills,
-        )
+    commands = commands_of(preprocessed, user=user, profile=profile, catalog=catalog, language=language)
     model_text = commands.model_text or content
     # The message's own prose (tidied, commands aside) needs no second detection, even when
     # the first could not tell: each is one more scan of a paste for its blocks. A skill's
@@ -240,6 +230,20 @@ def understand(
     referenced = reference_blocks(user=user, conversation=conversation, references=preprocessed.references)
     intent = bounded(join_sections(analysis.intent, referenced.text), settings.INTENT_MAX_CHARS)
     return Understood(preprocessed, commands, analysis, referenced, intent)
+
+
+def commands_of(
+    preprocessed: PreprocessingResult, *, user: User, profile: Profile, catalog: Catalog, language: str | None
+) -> CommandPlan:
+    """What the message's commands do, their answers in ``language``."""
+    with translation.override(django_language(language)):
+        return plan_commands(
+            preprocessed,
+            skills=catalog.skills,
+            preferences=profile.preferences,
+            is_staff=user.is_staff,
+            disabled=profile.disabled_skills,
+        )
 
 
 def route_before_lock(understood: Understood, *, conversation: Conversation, profile: Profile) -> str | None:
@@ -519,7 +523,7 @@ def check_regenerable(reply: Message) -> None:
     last = last_live(reply.conversation_id, Message.Role.ASSISTANT)
     if reply.role != Message.Role.ASSISTANT or reply.reply_to_id is None or last is None or last.pk != reply.pk:
         raise TurnConflict(_("Only the conversation's last reply can be regenerated."))
-    if reply.status not in ENDED:
+    if not reply.has_ended:
         raise TurnConflict(_("This reply is still being written; stop it before regenerating it."))
 
 
@@ -528,7 +532,7 @@ def check_editable(user_message: Message) -> None:
     last = last_live(user_message.conversation_id, Message.Role.USER)
     if user_message.role != Message.Role.USER or last is None or last.pk != user_message.pk:
         raise TurnConflict(_("Only your last message in the conversation can be edited."))
-    if live_messages(user_message.conversation_id).filter(reply_to=user_message).exclude(status__in=ENDED).exists():
+    if live_messages(user_message.conversation_id).filter(reply_to=user_message).exclude(status__in=FINAL_STATUSES).exists():
         raise TurnConflict(_("Its reply is still being written; stop it before editing the message."))
 
 
@@ -556,8 +560,11 @@ def regenerate_reply(reply: Message) -> Submission:
     The new reply keeps the old one's plan (skills, tools, prompt): the question did not
     change. Actions the user confirmed with that message already ran; their outcomes
     (tool calls of iteration 0) are copied so the model sees them again, not run again.
+    A reply a command wrote (/help, an unknown command, shell output) is written again by
+    the command, at once, as sending it again would: the model never answered it.
     ``TurnConflict`` when ``reply`` is not the last one or still runs.
     """
+    answer = command_answer(reply)
     with transaction.atomic():
         locked = lock_conversation(reply.conversation_id)
         old = Message.objects.select_related("reply_to").get(pk=reply.pk)
@@ -566,7 +573,9 @@ def regenerate_reply(reply: Message) -> Submission:
         new = Message.objects.create(
             conversation=locked,
             role=Message.Role.ASSISTANT,
-            status=Message.Status.PENDING,
+            status=Message.Status.PENDING if answer is None else Message.Status.DONE,
+            content=answer or "",
+            finished_at=None if answer is None else timezone.now(),
             reply_to_id=old.reply_to_id,
             language=old.language,
             active_skills=old.active_skills,
@@ -582,11 +591,31 @@ def regenerate_reply(reply: Message) -> Submission:
             call.pk, call.message = None, new
         ToolCall.objects.bulk_create(confirmed)
         remember_relations(new, tool_calls=confirmed)
-        dispatch_reply(new)
+        if answer is None:
+            dispatch_reply(new)
     user_message = old.reply_to
     assert user_message is not None  # check_regenerable refused a reply to nothing
     prefetch_related_objects([user_message], *RELATIONS)
     return Submission(user_message, new)
+
+
+def command_answer(reply: Message) -> str | None:
+    """What the commands of the message ``reply`` answers write now, in the reply's
+    language; None when the model answers that message."""
+    if reply.reply_to_id is None:
+        return None
+    asked = Message.objects.select_related("conversation__owner").filter(pk=reply.reply_to_id).first()
+    if asked is None:
+        return None
+    owner = asked.conversation.owner
+    plan = commands_of(
+        preprocess(asked.content),
+        user=owner,
+        profile=Profile.for_user(owner),
+        catalog=current_catalog(),
+        language=reply.language or None,
+    )
+    return None if plan.reply is None else bounded(plan.reply, settings.REPLY_MAX_CHARS)
 
 
 def request_fingerprint(*, conversation_id: int, body: Any) -> str:

@@ -297,7 +297,8 @@ class MessageRegenerateView(APIView):
     ``id`` is the conversation's last reply, once it has ended (done, failed or stopped).
     It is superseded: kept, but out of the thread and the model's history, and the
     actions it proposed expire. The 202 is shaped like a new message's, with a new
-    pending reply to the same user message. 409 when it is not the last reply or still runs.
+    pending reply to the same user message (done at once when a command wrote the reply:
+    /help, shell output). 409 when it is not the last reply or still runs.
     """
 
     throttle_scope = "messages"

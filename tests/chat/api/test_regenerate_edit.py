@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import json
 from typing import Any
+from unittest import mock
 
 import pytest
 
@@ -61,6 +62,23 @@ def test_regenerate_supersedes_the_reply_and_answers_the_same_message_again(api,
     assert Message.objects.get(pk=old_reply).superseded_at is not None
     listed = api.get(f"/api/v1/conversations/{conversation['id']}/messages/").json()["results"]
     assert [m["id"] for m in listed] == [new_reply, first["user_message"]["id"]]
+
+
+@pytest.mark.parametrize("command", ["/help", "/no-such-skill", "!date"])
+def test_regenerating_a_commands_answer_runs_the_command_again_not_the_model(api, conversation, send, post, command):
+    first = send(api, conversation["id"], {"content": command}).json()
+    old = first["assistant_message"]
+    assert old["status"] == "done"  # a command answers at once
+
+    with mock.patch("chat.services.dispatch_reply") as dispatch:
+        response = post(api, old["id"], "regenerate")
+
+    assert response.status_code == 202
+    new = response.json()["assistant_message"]
+    dispatch.assert_not_called()  # the model is never asked to answer "/help"
+    assert (new["status"], new["content"], new["language"]) == ("done", old["content"], old["language"])
+    assert new["content_html"] and new["id"] != old["id"]
+    assert [m["id"] for m in api.get(f"/api/v1/conversations/{conversation['id']}/messages/").json()["results"]][0] == new["id"]
 
 
 def test_regenerate_refuses_an_earlier_reply_a_user_message_and_a_running_reply(api, conversation, send, post):
