@@ -6,6 +6,7 @@ import logging
 from typing import Any
 
 from django.core.exceptions import ObjectDoesNotExist
+from django.http import Http404
 from django.utils.translation import gettext as _
 
 from rest_framework import exceptions
@@ -20,10 +21,14 @@ def exception_handler(exc: Exception, context: dict[str, Any]) -> Response | Non
 
     A row that vanishes while a request works on it (the user deleted the conversation in
     another tab after the view found it, and the service's lock no longer finds it) is a
-    404, as it would have been a moment earlier, not a server error.
+    404, as it would have been a moment earlier, not a server error. A 404 says "Not
+    found." in the reader's language: ``get_object_or_404``'s own text is English and
+    names the model class.
     """
     if isinstance(exc, ObjectDoesNotExist):
         logger.info("%s: deleted while the request used it", type(exc).__qualname__)
+        exc = exceptions.NotFound()
+    elif isinstance(exc, Http404):
         exc = exceptions.NotFound()
     response = drf_exception_handler(exc, context)
     if response is None:

@@ -238,3 +238,15 @@ def test_a_conversation_deleted_while_a_message_is_posted_answers_404_and_stores
     assert response.status_code == 404, response.content
     assert response.json()["detail"] == "Not found."
     assert not Message.objects.exists()
+
+
+@pytest.mark.parametrize(
+    "path",
+    ["/api/v1/conversations/999999/", "/api/v1/conversations/999999/messages/", "/api/v1/messages/999999/",
+     "/api/v1/conversations/999999/documents/"],
+)
+def test_a_404_says_not_found_without_naming_a_model(api: Any, path: str) -> None:
+    response = api.get(path, headers={"Accept-Language": "en"})
+
+    assert response.status_code == 404
+    assert response.json() == {"detail": "Not found."}

@@ -51,7 +51,7 @@ def test_api_errors_follow_a_token_users_profile_language(user: Any) -> None:
 
     assert response.status_code == 404
     assert response["Content-Language"] == "pt-br"
-    assert response.json()["detail"] != "Not found."
+    assert response.json()["detail"] == "Não encontrado."  # not Django's "No Conversation matches …"
 
 
 def test_an_anonymous_api_client_is_answered_in_its_browser_language() -> None:
