@@ -99,7 +99,10 @@ def _shell_replies(commands: list[CommandInstruction], *, is_staff: bool) -> lis
     limit = settings.SHELL_MAX_COMMANDS
     replies = [_shell_reply(command, is_staff=is_staff) for command in commands[:limit]]
     if len(commands) > limit:
-        replies.append(f"{len(commands) - limit} more ! commands were not run: at most {limit} per message.")
+        replies.append(
+            _("%(count)s more ! commands were not run: at most %(limit)s per message.")
+            % {"count": len(commands) - limit, "limit": limit}
+        )
     return replies
 
 

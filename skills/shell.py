@@ -26,11 +26,15 @@ from collections.abc import Mapping
 from dataclasses import dataclass, field
 from typing import IO, cast
 
+from django.utils.translation import gettext as _
+from django.utils.translation import gettext_lazy, gettext_noop
+
 from skills.preprocessor import CommandInstruction
 
 SAFE_PATH = "/usr/local/bin:/usr/bin:/bin"
-DISABLED_REFUSAL = "Shell commands are disabled on this service."
-STAFF_ONLY_REFUSAL = "Shell commands are only available to staff accounts."
+# The user reads these (the whole reply when a message is only commands), in their language.
+DISABLED_REFUSAL = gettext_lazy("Shell commands are disabled on this service.")
+STAFF_ONLY_REFUSAL = gettext_lazy("Shell commands are only available to staff accounts.")
 
 _READ_CHUNK_BYTES = 65536
 _BACKTICK_RUN = re.compile(r"`+")
@@ -53,9 +57,9 @@ class ArgumentRule:
         for arg in args:
             if arg.startswith("-") and arg != "-":
                 if arg not in self.options:
-                    return f"the option '{arg}' is not permitted"
+                    return _("the option '%(argument)s' is not permitted") % {"argument": arg}
             elif self.operands is None or not re.fullmatch(self.operands, arg):
-                return f"the argument '{arg}' is not permitted"
+                return _("the argument '%(argument)s' is not permitted") % {"argument": arg}
         return None
 
 
@@ -70,10 +74,10 @@ ARGUMENT_RULES: Mapping[str, ArgumentRule] = {
         shown="-u, -R, -I, +FORMAT",
     ),
     # Text to print back; echo opens nothing.
-    "echo": ArgumentRule(options=frozenset({"-n"}), operands=r"[^\n]{0,200}", shown="-n and words"),
+    "echo": ArgumentRule(options=frozenset({"-n"}), operands=r"[^\n]{0,200}", shown=gettext_noop("-n and words")),
     "uptime": ArgumentRule(options=frozenset({"-p", "--pretty"}), shown="-p"),
 }
-NO_ARGUMENTS = ArgumentRule(shown="no arguments")
+NO_ARGUMENTS = ArgumentRule(shown=gettext_noop("no arguments"))
 
 
 @dataclass(frozen=True)
@@ -124,41 +128,43 @@ def run_command(
         return _refused(refusal)
     executable = shutil.which(command.name, path=SAFE_PATH)
     if executable is None:
-        return _refused(f"'{command.name}' is not installed on this server.")
+        return _refused(_("'%(command)s' is not installed on this server.") % {"command": command.name})
     try:
         return _run(executable, command.args, policy)
     except OSError as error:
-        return _refused(f"'{command.name}' could not be started: {error.strerror}.")
+        return _refused(
+            _("'%(command)s' could not be started: %(error)s.") % {"command": command.name, "error": error.strerror}
+        )
 
 
 def format_outcome(command: CommandInstruction, outcome: ShellOutcome) -> str:
     """The chat reply describing a shell command's outcome."""
     shown = shlex.join([command.name, *command.args])
     if not outcome.ran:
-        return f"Did not run `{shown}`: {outcome.refusal}"
+        return _("Did not run `%(command)s`: %(reason)s") % {"command": shown, "reason": outcome.refusal}
     lines = [f"$ {shown}", _fenced(outcome.output.rstrip("\n"))]
     if outcome.truncated:
-        lines.append("(output truncated)")
+        lines.append(_("(output truncated)"))
     if outcome.timed_out:
-        lines.append("(timed out; the command was stopped)")
+        lines.append(_("(timed out; the command was stopped)"))
     else:
-        lines.append(f"(exit code {outcome.exit_code})")
+        lines.append(_("(exit code %(code)s)") % {"code": outcome.exit_code})
     return "\n".join(lines)
 
 
 def _refusal(name: str, policy: ShellPolicy, *, is_staff: bool) -> str | None:
     """Why the executable may not run, or None if it may."""
     if not policy.enabled:
-        return DISABLED_REFUSAL
+        return str(DISABLED_REFUSAL)
     if not is_staff:
-        return STAFF_ONLY_REFUSAL
+        return str(STAFF_ONLY_REFUSAL)
     if "/" in name or "\\" in name:
-        return f"Run commands by name only; '{name}' is a path."
+        return _("Run commands by name only; '%(command)s' is a path.") % {"command": name}
     if name not in policy.allowlist:
         if not policy.allowlist:
-            return f"'{name}' is not allowed; no commands are allowed."
+            return _("'%(command)s' is not allowed; no commands are allowed.") % {"command": name}
         allowed = ", ".join(sorted(policy.allowlist))
-        return f"'{name}' is not allowed. Allowed commands: {allowed}."
+        return _("'%(command)s' is not allowed. Allowed commands: %(allowed)s.") % {"command": name, "allowed": allowed}
     return None
 
 
@@ -167,7 +173,10 @@ def _argument_refusal(command: CommandInstruction, policy: ShellPolicy) -> str |
     problem = rule.problem(command.args)
     if problem is None:
         return None
-    return f"{problem}; '{command.name}' accepts {rule.shown or 'no arguments'}."
+    accepted = _(rule.shown or "no arguments")  # marked with gettext_noop where defined
+    return _("%(problem)s; '%(command)s' accepts %(accepted)s.") % {
+        "problem": problem, "command": command.name, "accepted": accepted
+    }
 
 
 def _refused(reason: str) -> ShellOutcome:

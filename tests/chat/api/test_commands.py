@@ -93,6 +93,11 @@ def test_shell_commands_are_off_by_default(api, conversation, send, shipped_skil
     assert reply["usage"]["total_tokens"] == 0
 
 
+def test_a_shell_refusal_speaks_the_users_language(api, conversation, send, shipped_skills):
+    reply = reply_of(api, send(api, conversation["id"], {"content": "!ls -la"}, **NO_SIGNAL))
+    assert reply["content"] == "`ls -la` não foi executado: Os comandos de shell estão desativados neste serviço."
+
+
 def test_shell_commands_run_for_staff_only_from_the_allowlist(api, user, conversation, send, settings, shipped_skills):
     settings.SHELL_COMMANDS_ENABLED = True
     settings.SHELL_ALLOWLIST = ["echo"]
