@@ -108,7 +108,7 @@ def test_the_small_model_is_used_on_prose_without_newlines(fake_detector):
 
     assert result == "pt"
     [(text, options)] = detector.calls
-    assert options == {"model": "lite", "k": 1}
+    assert options == {"model": "lite", "k": 2}
     assert "\n" not in text
     assert "https://" not in text
     assert "total += 1" not in text
@@ -118,6 +118,26 @@ def test_the_small_model_is_used_on_prose_without_newlines(fake_detector):
 def test_a_low_confidence_answer_keeps_the_previous_language(fake_detector):
     fake_detector(answer=[{"lang": "en", "score": 0.49}])
 
+    assert detect_language("This sentence has plenty of letters in it", previous="pt") == "pt"
+
+
+@pytest.mark.parametrize(
+    ("text", "previous", "expected"),
+    [
+        ("fale sobre saude e exercicios fisicos por favor", "pt", "pt"),  # es 0.61, pt 0.35
+        ("fale sobre saude e exercicios fisicos por favor", None, "es"),  # nothing to keep
+        ("hable sobre salud y ejercicios fisicos por favor", "pt", "es"),  # es 0.94: a clear switch
+        ("I spent fifty dollars at the grocery store this morning", "pt", "en"),
+    ],
+)
+def test_the_previous_language_stays_when_it_is_a_close_runner_up(text, previous, expected):
+    assert detect_language(text, previous=previous) == expected
+
+
+def test_a_close_runner_up_that_is_not_the_previous_language_does_not_count(fake_detector):
+    fake_detector(answer=[{"lang": "es", "score": 0.6}, {"lang": "pt", "score": 0.38}])
+
+    assert detect_language("This sentence has plenty of letters in it", previous="en") == "es"
     assert detect_language("This sentence has plenty of letters in it", previous="pt") == "pt"
 
 
