@@ -406,7 +406,7 @@ class ConversationContextView(APIView):
 
 
 class CommandListView(APIView):
-    """The commands you may type in a message (/help, /skill, and ! for allowed staff)."""
+    """The commands you may type in a message (/help, /<skill name>, and ! for allowed staff)."""
 
     @extend_schema(responses={200: CommandSerializer(many=True)})
     def get(self, request: Request) -> Response:
