@@ -10,6 +10,7 @@ from django.http import Http404
 from django.utils.translation import gettext as _
 
 from rest_framework import exceptions
+from rest_framework.exceptions import ErrorDetail
 from rest_framework.response import Response
 from rest_framework.views import exception_handler as drf_exception_handler
 
@@ -34,9 +35,21 @@ def exception_handler(exc: Exception, context: dict[str, Any]) -> Response | Non
     if response is None:
         return None
     if isinstance(exc, exceptions.ValidationError):
-        errors = response.data
+        errors = _translated(response.data)
         response.data = {"detail": _first_message(errors), "errors": errors}
     return response
+
+
+def _translated(errors: Any) -> Any:
+    """DRF's one validation message without a translation (a ``null`` body), in the
+    reader's language like the others."""
+    if isinstance(errors, dict):
+        return {field: _translated(value) for field, value in errors.items()}
+    if isinstance(errors, list):
+        return [_translated(value) for value in errors]
+    if isinstance(errors, ErrorDetail) and errors.code == "null" and str(errors) == "No data provided":
+        return ErrorDetail(_("No data provided: send a JSON object."), code="null")
+    return errors
 
 
 def _first_message(errors: Any) -> str:

@@ -38,3 +38,16 @@ def test_sign_in_over_the_api_takes_json_not_a_form(client, user):
 def test_the_browser_sign_in_page_still_takes_its_form(client, user):
     response = client.post("/login/", {"username": "ana", "password": "pass-ana-123"})
     assert response.status_code == 302
+
+
+@pytest.mark.parametrize(("language", "detail"), [("en", "No data provided: send a JSON object."),
+                                                  ("pt-BR", "Nenhum dado enviado: envie um objeto JSON.")])
+def test_a_json_null_body_is_a_400_in_the_readers_language(api, conversation, language, detail):
+    response = api.post(
+        f"/api/v1/conversations/{conversation['id']}/messages/", "null", content_type="application/json",
+        headers={"Accept-Language": language},
+    )
+
+    assert response.status_code == 400
+    assert response.json()["detail"] == detail
+    assert response.json()["errors"] == {"non_field_errors": [detail]}
