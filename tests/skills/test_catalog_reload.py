@@ -136,3 +136,25 @@ def test_a_message_reads_the_catalog_version_once(api: APIClient, monkeypatch: p
     assert response.status_code == 202
     assert response.json()["assistant_message"]["active_skills"] == ["finance"]
     assert len(reads) == 1
+
+
+def test_a_save_moves_the_catalog_version_with_debug_off_and_after_a_collection(settings: Any) -> None:
+    """With DEBUG off nothing but the signal refers to the receiver (Django caches receiver
+    signatures only in DEBUG): it must stay alive on its own."""
+    import gc
+
+    from django.utils.inspect import _get_func_parameters
+
+    from skills.catalog_version import shared_catalog_version
+
+    settings.DEBUG = False
+    _get_func_parameters.cache_clear()
+    gc.collect()
+    before = shared_catalog_version()
+
+    health = Skill.objects.get(name="health")
+    health.enabled = False
+    health.save()
+
+    assert shared_catalog_version() != before
+    assert "health" not in {skill.name for skill in current_catalog().skills}
