@@ -24,6 +24,11 @@ FORMALITIES: tuple[str, ...] = ("informal", "careful-informal")
 BASE_TOOLS: tuple[str, ...] = ("search_knowledge", "add_knowledge", "analyze_context")
 
 FALLBACK_SKILL = "general"
+# A preference flag a skill may require, as users set them (``PATCH /api/v1/me/``).
+PREFERENCE_NAME = r"^[a-z][a-z0-9_]{0,63}$"
+# A prompt extension joins the system prompt of every message the skill answers; the
+# longest shipped one is ~10 KB. Far longer, it would crowd out the conversation.
+PROMPT_EXTENSION_MAX_CHARS = 20_000
 # Skills about how the user lives the topic at hand rather than a topic of their own:
 # when only they fire, they join the skills still under inertia instead of replacing
 # them (see skills.inertia, "Combination").

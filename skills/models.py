@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import re
 from collections.abc import Iterable
 from typing import Any
 
@@ -12,7 +13,7 @@ from django.db import models
 from lifeassistant.tools import REGISTRY
 
 from .catalog_version import skills_changed
-from .domain import FALLBACK_SKILL, SkillDefinition, ToneConfig
+from .domain import FALLBACK_SKILL, PREFERENCE_NAME, PROMPT_EXTENSION_MAX_CHARS, SkillDefinition, ToneConfig
 from .matching import skill_references, validate_pattern
 
 TONE_STYLE_CHOICES = [(c, c) for c in ("practical", "reflective", "empathetic", "hopeful", "direct", "celebratory")]
@@ -137,6 +138,14 @@ class Skill(models.Model):
                     f"Unknown tool{'s' if len(missing) > 1 else ''}: {', '.join(missing)}. "
                     "Use the names of registered tools."
                 )
+        if self.requires_user_preference and not re.match(PREFERENCE_NAME, self.requires_user_preference):
+            errors.setdefault("requires_user_preference", []).append(
+                "Use a preference name as users set them: lower-case letters, digits and _, starting with a letter."
+            )
+        if len(self.prompt_extension) > PROMPT_EXTENSION_MAX_CHARS:
+            errors.setdefault("prompt_extension", []).append(
+                f"At most {PROMPT_EXTENSION_MAX_CHARS:,} characters (this one has {len(self.prompt_extension):,})."
+            )
         stored_name = self._stored_name()
         if stored_name == FALLBACK_SKILL and self.name != FALLBACK_SKILL:
             errors.setdefault("name", []).append(

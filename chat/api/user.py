@@ -24,7 +24,7 @@ from rest_framework.views import APIView
 from lifeassistant.models import Area, KnowledgeItem, Profile
 from lifeassistant.openapi import error_responses
 from lifeassistant.users import request_user
-from skills.domain import FALLBACK_SKILL, SkillDefinition
+from skills.domain import FALLBACK_SKILL, PREFERENCE_NAME, SkillDefinition
 from skills.inertia import by_priority, is_allowed
 from skills.services import current_catalog
 
@@ -32,8 +32,15 @@ from ..language import from_profile_value, profile_value
 from .serializers import RejectUnknownFieldsMixin, StrictCharField
 from .views import NewestFirst
 
-_PREFERENCE_NAME = re.compile(r"^[a-z][a-z0-9_]{0,63}$")
+_PREFERENCE_NAME = re.compile(PREFERENCE_NAME)
+# Flags are few (skills require one or two); a bound keeps a profile small.
+MAX_PREFERENCES = 50
 _CURRENCY = re.compile(r"^[A-Z]{3}$")
+
+
+# Names in the time zone database that are no place a user lives: the server's own zone
+# and tzdata's placeholders.
+_NOT_PLACES = frozenset({"localtime", "Factory", "posixrules", "posix", "right"})
 
 
 @functools.cache
@@ -91,7 +98,7 @@ class ProfileUpdateSerializer(RejectUnknownFieldsMixin, serializers.Serializer):
     disabled_skills = serializers.ListField(child=StrictCharField(max_length=64), max_length=50, required=False)
 
     def validate_timezone(self, value: str) -> str:
-        if value not in _timezones():
+        if value not in _timezones() or value in _NOT_PLACES:
             raise serializers.ValidationError(_("Use an IANA time zone name, e.g. America/Sao_Paulo."))
         return value
 
@@ -99,12 +106,17 @@ class ProfileUpdateSerializer(RejectUnknownFieldsMixin, serializers.Serializer):
         bad = [key for key in value if not _PREFERENCE_NAME.match(key)]
         if bad:
             raise serializers.ValidationError(_("Preference names are lower-case words joined by _, not %(name)r.") % {"name": bad[0]})
+        stored = self.context["profile"].preferences or {}
+        if len({**stored, **value}) > MAX_PREFERENCES:
+            raise serializers.ValidationError(_("At most %(count)s preference flags.") % {"count": MAX_PREFERENCES})
         return value
 
     def validate_disabled_skills(self, value: list[str]) -> list[str]:
         if FALLBACK_SKILL in value:
             raise serializers.ValidationError(_("The %(skill)s skill cannot be disabled.") % {"skill": FALLBACK_SKILL})
-        known = {skill.name for skill in current_catalog().skills}
+        # Names already stored stay valid: a skill the admin disabled or deleted since must
+        # not make the user's next save (which sends the list back) fail.
+        known = {skill.name for skill in current_catalog().skills} | set(self.context["profile"].disabled_skills or ())
         unknown = sorted(set(value) - known)
         if unknown:
             raise serializers.ValidationError(_("Unknown skill: %(skill)s.") % {"skill": unknown[0]})
@@ -142,7 +154,7 @@ class MeView(APIView):
     )
     def patch(self, request: Request) -> Response:
         profile = _profile(request)
-        serializer = ProfileUpdateSerializer(data=request.data)
+        serializer = ProfileUpdateSerializer(data=request.data, context={"profile": profile})
         serializer.is_valid(raise_exception=True)
         update_profile(profile, dict(serializer.validated_data))
         profile.refresh_from_db()

@@ -104,6 +104,9 @@ def owned_messages(user: User) -> QuerySet[Message]:
     return Message.objects.filter(conversation__owner=user).prefetch_related("tool_calls", "documents", "pending_actions")
 
 
+SEARCH_MAX_CHARS = 200
+
+
 class ConversationViewSet(
     mixins.CreateModelMixin,
     mixins.ListModelMixin,
@@ -123,6 +126,8 @@ class ConversationViewSet(
         text = self.request.query_params.get("search", "").strip()
         if "\x00" in text:  # PostgreSQL cannot compare text holding NUL: a 400, not a 500
             raise ValidationError({"search": [ProhibitNullCharactersValidator.message]})
+        if len(text) > SEARCH_MAX_CHARS:  # SQLite refuses LIKE patterns over 50,000 bytes: a 500
+            raise ValidationError({"search": [_("Search for at most %(count)s characters.") % {"count": SEARCH_MAX_CHARS}]})
         if self.action == "list" and text:
             return search_conversations(conversations, text)
         return conversations
@@ -131,7 +136,7 @@ class ConversationViewSet(
         parameters=[
             OpenApiParameter(
                 "search", OpenApiTypes.STR, OpenApiParameter.QUERY,
-                description="Only your conversations whose title or messages contain these words (no NUL characters).",
+                description="Only your conversations whose title or messages contain these words (at most 200 characters, no NUL).",
             )
         ]
     )

@@ -115,6 +115,20 @@ def test_a_temperature_above_two_is_refused(admin_client: Any) -> None:
     assert Skill.objects.get(name="finance").temperature == 0.3
 
 
+def test_a_preference_no_user_could_set_and_an_oversized_prompt_are_refused(admin_client: Any) -> None:
+    response = admin_client.post(
+        change_url("spiritual"),
+        form_data("spiritual", requires_user_preference="Bad Pref!", prompt_extension="x" * 20_001),
+    )
+
+    errors = errors_of(response)
+    assert errors["requires_user_preference"] == [
+        "Use a preference name as users set them: lower-case letters, digits and _, starting with a letter."
+    ]
+    assert errors["prompt_extension"] == ["At most 20,000 characters (this one has 20,001)."]
+    assert Skill.objects.get(name="spiritual").requires_user_preference == "christian_perspective"
+
+
 def test_a_malformed_pattern_is_refused_with_the_reason(admin_client: Any) -> None:
     response = admin_client.post(change_url("health"), form_data("health", trigger_patterns="=sono\n=\n!!!"))
 

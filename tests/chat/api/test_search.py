@@ -46,3 +46,11 @@ def test_full_text_search_on_postgres(api, send):
     assert found(api, "mercado ontem") == ["Finanças"]
     assert found(api, "Mercado") == ["Finanças"]
     assert found(api, "mercado -ontem") == []
+
+
+def test_a_search_longer_than_200_characters_is_a_400(api):
+    response = api.get("/api/v1/conversations/", {"search": "a" * 50_001}, headers={"Accept-Language": "en"})
+
+    assert response.status_code == 400
+    assert response.json()["errors"] == {"search": ["Search for at most 200 characters."]}
+    assert api.get("/api/v1/conversations/", {"search": "a" * 200}).status_code == 200

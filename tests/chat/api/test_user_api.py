@@ -6,6 +6,8 @@ from typing import Any
 
 import pytest
 
+from skills.models import Skill
+
 from chat.models import Message
 from lifeassistant.models import KnowledgeItem, Profile
 
@@ -75,6 +77,9 @@ def test_a_patch_does_not_overwrite_a_field_changed_meanwhile(api: Any, user: An
         ({"disabled_skills": ["general"]}, "disabled_skills"),
         ({"disabled_skills": ["astrology"]}, "disabled_skills"),
         ({"disabled_skills": "finance"}, "disabled_skills"),
+        ({"timezone": "localtime"}, "timezone"),
+        ({"timezone": "Factory"}, "timezone"),
+        ({"preferences": {f"flag_{n}": True for n in range(51)}}, "preferences"),
         ({"display_name": 42}, "display_name"),
         ({"display_name": "x" * 81}, "display_name"),
         ({"favourite_color": "blue"}, "favourite_color"),
@@ -87,6 +92,30 @@ def test_bad_settings_get_a_clear_400_and_nothing_changes(api: Any, user: Any, s
     assert field in response.json()["errors"]
     assert response.json()["detail"]
     assert api.get("/api/v1/me/").json() == before
+
+
+def test_preference_flags_are_bounded_across_patches(api: Any) -> None:
+    assert api.patch("/api/v1/me/", {"preferences": {f"a_{n}": True for n in range(30)}}, format="json").status_code == 200
+
+    response = api.patch("/api/v1/me/", {"preferences": {f"b_{n}": True for n in range(21)}}, format="json")
+
+    assert response.status_code == 400 and response.json()["errors"]["preferences"] == ["At most 50 preference flags."]
+    assert api.patch("/api/v1/me/", {"preferences": {"a_0": False}}, format="json").status_code == 200  # a known one
+    assert len(api.get("/api/v1/me/").json()["preferences"]) == 30
+
+
+def test_a_skill_turned_off_and_then_removed_by_staff_does_not_block_the_next_save(
+    api: Any, user: Any, shipped_skills: None
+) -> None:
+    api.patch("/api/v1/me/", {"disabled_skills": ["finance", "health"]}, format="json")
+    Skill.objects.get(name="health").delete()
+
+    response = api.patch("/api/v1/me/", {"language": "en", "disabled_skills": ["finance", "health"]}, format="json")
+
+    assert response.status_code == 200, response.json()
+    assert response.json()["language"] == "en"
+    bad = api.patch("/api/v1/me/", {"disabled_skills": ["finance", "astrology"]}, format="json")
+    assert bad.status_code == 400  # a name neither known nor stored is still refused
 
 
 def test_me_needs_a_login(client: Any) -> None:
