@@ -10,6 +10,8 @@ from typing import Any
 
 from django.conf import settings
 from django.db import models
+from django.utils.formats import number_format
+from django.utils.functional import lazy
 from django.utils.translation import gettext as _
 from drf_spectacular.utils import PolymorphicProxySerializer, extend_schema_field, inline_serializer
 from rest_framework import serializers
@@ -299,10 +301,21 @@ class MessageSerializer(BuiltOnceMixin, serializers.ModelSerializer):
         }
 
 
+def too_long_message(limit: int) -> str:
+    """The limit in the reader's language and number format (100.000 in pt-BR)."""
+    return _("A message can have at most %(limit)s characters. Send a longer text in parts.") % {
+        "limit": number_format(limit, force_grouping=True)
+    }
+
+
 class MessageCreateSerializer(RejectUnknownFieldsMixin, serializers.Serializer):
     """A message to send: plain text, /commands, !shell (staff) or @document references."""
 
-    content = StrictCharField(max_length=settings.MESSAGE_MAX_CHARS, trim_whitespace=False)
+    content = StrictCharField(
+        max_length=settings.MESSAGE_MAX_CHARS,
+        trim_whitespace=False,
+        error_messages={"max_length": lazy(lambda: too_long_message(settings.MESSAGE_MAX_CHARS), str)()},
+    )
 
     def validate_content(self, value: str) -> str:
         if not value.strip():

@@ -59,7 +59,7 @@ def test_sign_in_chat_and_preferences_speak_the_browsers_language_and_pass_axe(
         text(
             client,
             "Write a message. Type / for commands.",
-            "Escreva uma mensagem. Digite / para ver os comandos.",
+            "Escreva uma mensagem. Digite / para comandos.",
         ),
     )
     expect(page.get_by_test_id("send")).to_have_text(text(client, "Send", "Enviar"))

@@ -9,7 +9,7 @@
 (() => {
   const root = document.getElementById("app");
   if (!root) return;
-  const { api, resultsOf, el, button, formatSize, formatTime, copyText } = window.LA;
+  const { api, resultsOf, el, button, formatSize, formatTime, copyText, skillLabel } = window.LA;
   const gettext = window.gettext;
 
   const API = root.dataset.apiRoot;
@@ -108,6 +108,7 @@
     } catch (err) {
       els.input.value = "";
     }
+    updateComposer();
   }
 
   window.LA.onSignIn(saveDraft);
@@ -404,7 +405,7 @@
 
   function renderSkillBadges(skills) {
     const list = el("ul", { className: "badges", attrs: { "aria-label": gettext("Active skills") } });
-    for (const name of skills || []) list.append(el("li", { className: "badge", text: name }));
+    for (const name of skills || []) list.append(el("li", { className: "badge", text: skillLabel(name) }));
     return list;
   }
 
@@ -841,8 +842,9 @@
     announceReply(message);
     refreshActions();
     const conversation = state.current;
-    // The first reply names the conversation: show the new title in the header and the list.
-    if (conversation && message.status === "done" && !conversation.title) refreshConversation(conversation.id);
+    // The first message names the conversation, whether its reply was done, stopped or
+    // failed: show the new title in the header and the list.
+    if (conversation && !conversation.title) refreshConversation(conversation.id);
   }
 
   function announceReply(message) {
@@ -906,8 +908,17 @@
 
   function setSending(sending) {
     state.sending = sending;
-    els.send.disabled = sending;
     els.send.textContent = sending ? gettext("Sending…") : gettext("Send");
+    updateComposer();
+  }
+
+  // Send is off while there is nothing to send (an empty box, or only spaces), and the box
+  // grows with its text up to the height the stylesheet allows, then scrolls.
+  function updateComposer() {
+    els.send.disabled = state.sending || !els.input.value.trim();
+    els.input.style.height = ""; // its two rows
+    const border = els.input.offsetHeight - els.input.clientHeight;
+    if (els.input.scrollHeight > els.input.clientHeight) els.input.style.height = `${els.input.scrollHeight + border}px`;
   }
 
   function uuid() {
@@ -943,6 +954,7 @@
       if (state.current && state.current.id === conversation.id) {
         els.input.value = "";
         saveDraft();
+        updateComposer();
         acceptSubmission(result);
       }
     } catch (err) {
@@ -1011,6 +1023,7 @@
     const command = state.commandMatches[index];
     if (!command) return;
     els.input.value = `${commandName(command)} `;
+    updateComposer();
     state.commandMatches = [];
     renderCommandList();
     els.input.focus();
@@ -1081,7 +1094,7 @@
     els.composer.addEventListener("submit", (event) => { event.preventDefault(); sendMessage(); });
     els.stop.addEventListener("click", stopReply);
     els.input.addEventListener("keydown", handleComposerKeys);
-    els.input.addEventListener("input", () => { updateCommandList(); saveDraft(); });
+    els.input.addEventListener("input", () => { updateCommandList(); saveDraft(); updateComposer(); });
     els.input.addEventListener("blur", () => { state.commandMatches = []; renderCommandList(); });
     if (TOUCH) els.hint.textContent = gettext("Enter breaks the line; the Send button sends.");
     els.sidebarToggle.addEventListener("click", () => {

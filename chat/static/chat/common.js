@@ -83,7 +83,10 @@ window.LA = (() => {
         : gettext("Too many messages, retry shortly.");
     }
     if (response.status >= 500) return gettext("Something went wrong on our side. Please try again in a moment.");
-    // 4xx details are written for people (and translated by the API).
+    // 4xx details are written for people (and translated by the API). One field's error is
+    // shown as that field's message: "content: …" names a field the reader never saw.
+    const fields = data && data.errors && typeof data.errors === "object" ? Object.values(data.errors) : [];
+    if (fields.length === 1 && Array.isArray(fields[0]) && typeof fields[0][0] === "string") return fields[0][0];
     if (data && typeof data.detail === "string" && data.detail) return data.detail;
     if (data && typeof data === "object") {
       const first = Object.values(data).flat().find((v) => typeof v === "string");
@@ -184,8 +187,23 @@ window.LA = (() => {
   wireTheme();
   wireLanguage();
 
+  // The shipped skills' names for people; a skill staff add later shows its own name.
+  const SKILL_LABELS = {
+    finance: gettext("Finance"),
+    health: gettext("Health"),
+    relationships: gettext("Relationships"),
+    professional: gettext("Work and career"),
+    counselor: gettext("Counselor"),
+    spiritual: gettext("Spiritual life"),
+    general: gettext("General conversation"),
+  };
+
+  function skillLabel(name) {
+    return Object.hasOwn(SKILL_LABELS, name) ? SKILL_LABELS[name] : name;
+  }
+
   return {
-    API, lang, ApiError, api, resultsOf, el, button, formatSize, formatTime, copyText, signInAgain,
+    API, lang, ApiError, api, resultsOf, el, button, formatSize, formatTime, copyText, signInAgain, skillLabel,
     onSignIn: (callback) => { beforeSignIn = callback; },
   };
 })();

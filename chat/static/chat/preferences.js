@@ -5,7 +5,7 @@
 (() => {
   const root = document.getElementById("preferences");
   if (!root) return;
-  const { api, resultsOf, el, button, formatTime } = window.LA;
+  const { api, resultsOf, el, button, formatTime, skillLabel: nameOf } = window.LA;
   const gettext = window.gettext;
   const $ = (id) => document.getElementById(id);
   const state = { profile: null, skills: [], memoryNext: null };
@@ -13,15 +13,6 @@
   // A skill behind a preference flag is offered under the preference's name.
   const PREFERENCE_LABELS = {
     christian_perspective: gettext("Christian perspective (enables the spiritual skill)"),
-  };
-  const SKILL_LABELS = {
-    finance: gettext("Finance"),
-    health: gettext("Health"),
-    relationships: gettext("Relationships"),
-    professional: gettext("Work and career"),
-    counselor: gettext("Counselor"),
-    spiritual: gettext("Spiritual life"),
-    general: gettext("General conversation"),
   };
 
   function showAlert(text) {
@@ -35,7 +26,7 @@
   }
 
   function skillLabel(skill) {
-    return PREFERENCE_LABELS[skill.requires_preference] || SKILL_LABELS[skill.name] || skill.name;
+    return PREFERENCE_LABELS[skill.requires_preference] || nameOf(skill.name);
   }
 
   function skillWanted(skill) {

@@ -51,3 +51,17 @@ def test_a_json_null_body_is_a_400_in_the_readers_language(api, conversation, la
     assert response.status_code == 400
     assert response.json()["detail"] == detail
     assert response.json()["errors"] == {"non_field_errors": [detail]}
+
+
+@pytest.mark.parametrize(("language", "detail"), [
+    ("en", "A message can have at most 100,000 characters. Send a longer text in parts."),
+    ("pt-BR", "Uma mensagem pode ter no máximo 100.000 caracteres. Envie um texto maior em partes."),
+])
+def test_a_message_over_the_limit_says_the_limit_in_the_readers_numbers(api, conversation, language, detail):
+    response = api.post(
+        f"/api/v1/conversations/{conversation['id']}/messages/", {"content": "a" * 100_001}, format="json",
+        headers={"Accept-Language": language},
+    )
+
+    assert response.status_code == 400
+    assert response.json()["errors"] == {"content": [detail]}

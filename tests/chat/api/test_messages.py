@@ -79,7 +79,7 @@ def test_it_rejects_bad_content_and_writes_nothing(api, conversation, send, body
 def test_it_rejects_content_over_the_limit(api, conversation, send, settings):
     response = send(api, conversation["id"], {"content": "x" * 100_001})
     assert response.status_code == 400
-    assert "100000" in response.json()["detail"]
+    assert "100,000" in response.json()["detail"]
     assert not Message.objects.exists()
 
 
