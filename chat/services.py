@@ -346,6 +346,12 @@ def persist_reply(
     """Step 6b: the assistant's reply, pending for the model or already answered by a
     command, with the skills ledger of the plan."""
     reply = understood.commands.reply
+    ledger = {**plan.ledger_fields(), "system_prompt": system_prompt}
+    if reply is not None and understood.commands.explicit_skill is None:
+        # /help, an unknown command or shell output: no skill wrote it (the page would show
+        # the skills of the conversation as this reply's). A "/finance" that turns the
+        # skill on keeps it.
+        ledger.update(active_skills=[], tools_offered=[])
     message = Message.objects.create(
         conversation=conversation,
         role=Message.Role.ASSISTANT,
@@ -355,7 +361,7 @@ def persist_reply(
         finished_at=None if reply is None else timezone.now(),
         # The reply's fixed texts (action summaries, notices) follow the message's language.
         language=understood.analysis.language or "",
-        **{**plan.ledger_fields(), "system_prompt": system_prompt},
+        **ledger,
     )
     return remember_relations(message)
 

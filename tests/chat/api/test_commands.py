@@ -30,6 +30,17 @@ def test_help_lists_the_commands_without_calling_the_model(api, conversation, se
     assert reply["usage"]["total_tokens"] == 0
 
 
+def test_a_command_answered_without_a_skill_shows_no_skill_but_a_skill_command_does(
+    api, conversation, send, shipped_skills
+):
+    send(api, conversation["id"], {"content": "Gastei 50 reais no mercado"})  # finance, under inertia
+
+    for text in ("/help", "/deploy now", "!ls"):
+        assert reply_of(api, send(api, conversation["id"], {"content": text}))["active_skills"] == [], text
+    assert reply_of(api, send(api, conversation["id"], {"content": "/finance"}))["active_skills"] == ["finance"]
+    assert api.get(f"/api/v1/conversations/{conversation['id']}/").json()["active_skills"] == ["finance"]
+
+
 def test_an_unknown_command_gets_the_list_of_commands(api, conversation, send, shipped_skills):
     reply = reply_of(api, send(api, conversation["id"], {"content": "/deploy now"}, **{"Accept-Language": "en"}))
     assert reply["content"].startswith("Unknown command /deploy. Commands you can use:")
