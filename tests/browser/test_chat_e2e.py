@@ -176,6 +176,25 @@ def test_conversations_are_listed_newest_first_and_can_be_renamed_and_deleted(
     assert not Conversation.objects.filter(pk=older.pk).exists()
 
 
+def test_new_conversation_reuses_the_open_one_while_it_is_empty(page: Page, base_url: str, user: Any) -> None:
+    from chat.models import Conversation
+
+    sign_in(page, base_url)
+    start_conversation(page)
+    empty = page.url
+
+    page.locator("#new-conversation").click()
+    page.locator("#new-conversation").click()
+
+    expect(page.get_by_test_id("composer")).to_be_focused()
+    assert page.url == empty and Conversation.objects.filter(owner=user).count() == 1
+    send(page, "Oi")
+    expect(last_reply(page)).to_have_attribute("data-status", "done", timeout=REPLY_TIMEOUT_MS)
+    page.locator("#new-conversation").click()
+    expect(page).not_to_have_url(empty)
+    assert Conversation.objects.filter(owner=user).count() == 2
+
+
 def test_signing_out_returns_to_the_sign_in_page(page: Page, base_url: str, user: Any) -> None:
     sign_in(page, base_url)
 

@@ -220,6 +220,13 @@
 
   async function createConversation() {
     clearAlert();
+    // The open conversation is still empty: it is the new one (no pile of empty "New
+    // conversation" entries in the list).
+    if (state.current && !state.current.title && state.messages.size === 0 && !els.view.hidden) {
+      setSidebarOpen(false);
+      els.input.focus();
+      return;
+    }
     try {
       const conversation = await api("conversations/", { method: "POST", body: { title: "" } });
       rememberConversation(conversation);
