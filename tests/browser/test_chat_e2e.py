@@ -162,6 +162,7 @@ def test_conversations_are_listed_newest_first_and_can_be_renamed_and_deleted(
 
     page.get_by_role("button", name="Rename").click()
     expect(page.get_by_label("Conversation title")).to_be_focused()
+    expect(page.get_by_role("button", name="Delete")).to_be_hidden()  # the form's Save / Cancel only
     page.get_by_label("Conversation title").fill("Lisbon trip")
     page.get_by_label("Conversation title").press("Enter")
     expect(page.locator("#conversation-title")).to_have_text("Lisbon trip")

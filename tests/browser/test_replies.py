@@ -199,6 +199,7 @@ def test_regenerate_replaces_the_last_reply_and_edit_resends_hiding_the_old_turn
     last_user_message(page).get_by_test_id("edit-message").click()
     editor = last_user_message(page).locator("textarea")
     expect(editor).to_have_value("Quanto gastei?")
+    expect(last_user_message(page).get_by_test_id("edit-message")).to_be_hidden()  # not under its own form
     editor.fill("Quanto gastei em novembro?")
     last_user_message(page).locator("button[type=submit]").click()
 

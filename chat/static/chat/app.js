@@ -30,6 +30,7 @@
     empty: $("empty-state"),
     view: $("conversation-view"),
     title: $("conversation-title"),
+    conversationActions: document.querySelector(".conversation-actions"),
     renameForm: $("rename-form"),
     renameInput: $("rename-input"),
     scroller: $("messages-scroller"),
@@ -241,6 +242,7 @@
     els.renameInput.value = state.current.title || "";
     els.renameForm.hidden = false;
     els.title.hidden = true;
+    els.conversationActions.hidden = true;
     els.renameInput.focus();
     els.renameInput.select();
   }
@@ -248,12 +250,17 @@
   function endRename() {
     els.renameForm.hidden = true;
     els.title.hidden = false;
+    els.conversationActions.hidden = false;
   }
 
   async function submitRename(event) {
     event.preventDefault();
     const title = els.renameInput.value.trim();
-    if (!title) return;
+    if (!title) {
+      els.renameInput.value = ""; // only spaces: the browser says the field is required
+      els.renameInput.reportValidity();
+      return;
+    }
     try {
       rememberConversation(await api(`conversations/${state.current.id}/`, { method: "PATCH", body: { title } }));
       endRename();
@@ -583,10 +590,13 @@
       area,
       el("div", { className: "edit-buttons" }, [
         el("button", { className: "button small primary", text: gettext("Send"), attrs: { type: "submit" } }),
-        button(gettext("Cancel"), () => { form.remove(); body.hidden = false; }, "button ghost small"),
+        button(gettext("Cancel"), () => close(), "button ghost small"),
       ]),
     ]);
+    const tools = item.querySelector(".message-tools");
+    const close = () => { form.remove(); body.hidden = false; if (tools) tools.hidden = false; };
     body.hidden = true;
+    if (tools) tools.hidden = true; // its Edit button, under the form that edits
     body.after(form);
     area.focus();
     api(`messages/${id}/`).then((message) => { area.value = message.content; }).catch((err) => showAlert(err.message));
