@@ -137,7 +137,7 @@ class SkillAdmin(admin.ModelAdmin):
     ordering = ["priority", "name"]
     readonly_fields = ["created_at", "updated_at"]
     fieldsets = [
-        (None, {"fields": ["name", "description", "enabled", "priority"]}),
+        (None, {"fields": ["name", "description", "description_en", "enabled", "priority"]}),
         (
             "Detection",
             {

@@ -11,6 +11,7 @@ from collections.abc import Collection, Sequence
 from dataclasses import dataclass
 
 from django.conf import settings
+from django.utils.translation import get_language
 from django.utils.translation import gettext as _
 
 from skills.domain import SkillDefinition
@@ -42,7 +43,9 @@ def available_commands(
     """The commands this user may type: /help, one per skill they can use, and ! for staff."""
     commands = [AvailableCommand("/help", _("List the commands you can use."), "/help")]
     commands.extend(
-        AvailableCommand(f"/{skill.name}", _one_line(skill.description), f"/{skill.name} " + _("[your message]"))
+        AvailableCommand(
+            f"/{skill.name}", _one_line(skill.description_for(get_language())), f"/{skill.name} " + _("[your message]")
+        )
         for skill in sorted(skills, key=lambda s: (s.priority, s.name))
         if is_allowed(skill, preferences, disabled)
     )

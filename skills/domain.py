@@ -63,6 +63,9 @@ class SkillDefinition:
     extension comes first. ``requires_user_preference`` names a user preference that
     must be on for the skill to ever become active. ``examples`` are typical user
     phrases, for routers that need to see the domain rather than read about it.
+    ``description`` is what the model reads (the catalog in the system prompt, the
+    router) and what pt-BR and Spanish readers see; ``description_en`` is shown to English
+    readers, when set.
     """
 
     name: str
@@ -76,3 +79,10 @@ class SkillDefinition:
     priority: int = DEFAULT_PRIORITY
     enabled: bool = True
     examples: tuple[str, ...] = ()
+    description_en: str = ""
+
+    def description_for(self, language: str | None) -> str:
+        """The description a person reading ``language`` (a Django language code) sees."""
+        if self.description_en and (language or "").split("-")[0] == "en":
+            return self.description_en
+        return self.description

@@ -37,6 +37,7 @@ def row_values(definition: SkillDefinition) -> dict[str, object]:
     """Model field values for a definition (the inverse of ``Skill.to_definition``)."""
     return {
         "description": definition.description,
+        "description_en": definition.description_en,
         "trigger_patterns": list(definition.trigger_patterns),
         "tools": list(definition.tools),
         "prompt_extension": definition.prompt_extension,

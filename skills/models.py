@@ -82,6 +82,10 @@ class Skill(models.Model):
 
     name = models.SlugField(max_length=64, unique=True, validators=[RegexValidator(r"^[a-z0-9_-]+$")])
     description = models.TextField(help_text="When this skill applies; shown to the router and in the skills prompt.")
+    description_en = models.TextField(
+        "description (English)", blank=True,
+        help_text="The description in English, for people reading the app in English; empty = the description.",
+    )
     trigger_patterns = models.JSONField(default=list, blank=True)
     tools = models.JSONField(default=list, blank=True, help_text="Tool names added to the base tools.")
     prompt_extension = models.TextField(blank=True)
@@ -202,4 +206,5 @@ class Skill(models.Model):
             priority=self.priority,
             enabled=self.enabled,
             examples=tuple(self.examples or ()),
+            description_en=self.description_en,
         )

@@ -6,6 +6,7 @@ The format extends the public Agent Skills layout (a folder per skill holding a
     ---
     name: finance
     description: Domínio financeiro: gastos, receitas, contas, ...
+    description_en: Finance: spending, income, bills, ...
     triggers: [gast, =contas, conta de luz]
     tools: [get_finance_summary, create_expense]
     tone: {style: practical, emoji_level: minimal, response_length: concise, formality: informal}
@@ -18,7 +19,8 @@ The format extends the public Agent Skills layout (a folder per skill holding a
     ## Skill: Finanças
     - Seja prática e objetiva com números
 
-The body, stripped, is the prompt extension. Only ``name`` and ``description`` are
+The body, stripped, is the prompt extension. ``description_en`` is what English readers
+see of the skill (the model always reads ``description``). Only ``name`` and ``description`` are
 required, so a SKILL.md written for another agent loads with defaults. The Agent Skills
 keys ``license``, ``allowed-tools``, ``metadata`` and ``compatibility`` are accepted and
 ignored; any other unknown key is ignored with a warning.
@@ -55,6 +57,7 @@ _OUR_KEYS = frozenset(
     {
         "name",
         "description",
+        "description_en",
         "triggers",
         "tools",
         "tone",
@@ -108,6 +111,7 @@ def render_skill_md(definition: SkillDefinition) -> str:
     fields: dict[str, Any] = {
         "name": definition.name,
         "description": definition.description,
+        **({"description_en": definition.description_en} if definition.description_en else {}),
         "triggers": list(definition.trigger_patterns),
         "tools": list(definition.tools),
         "tone": {
@@ -212,6 +216,7 @@ def _definition_from_fields(fields: Mapping[Any, Any], body: str) -> SkillDefini
         priority=_priority(fields.get("priority")),
         enabled=_enabled(fields.get("enabled")),
         examples=_text_list(fields.get("examples"), "examples"),
+        description_en=_optional_text(fields.get("description_en"), "description_en") or "",
     )
 
 

@@ -13,7 +13,7 @@ from typing import Any
 
 from django.db import transaction
 from django.db.models import QuerySet
-from django.utils.translation import gettext_lazy, gettext as _
+from django.utils.translation import get_language, gettext_lazy, gettext as _
 from drf_spectacular.utils import extend_schema
 from rest_framework import mixins, serializers, viewsets
 from rest_framework.request import Request
@@ -172,7 +172,7 @@ def _profile(request: Request) -> Profile:
 
 class SkillSerializer(serializers.Serializer):
     name = serializers.CharField()
-    description = serializers.CharField()
+    description = serializers.CharField(help_text="In English for English readers when the skill has one.")
     requires_preference = serializers.CharField(allow_null=True)
     available = serializers.BooleanField(help_text="Its preference is on and you did not turn it off.")
     disabled = serializers.BooleanField(help_text="You turned it off (disabled_skills).")
@@ -181,7 +181,7 @@ class SkillSerializer(serializers.Serializer):
 def skill_entry(skill: SkillDefinition, profile: Profile) -> dict[str, Any]:
     return {
         "name": skill.name,
-        "description": " ".join(skill.description.split()),
+        "description": " ".join(skill.description_for(get_language()).split()),
         "requires_preference": skill.requires_user_preference,
         "available": is_allowed(skill, profile.preferences, profile.disabled_skills),
         "disabled": skill.name in profile.disabled_skills,

@@ -78,8 +78,16 @@ def test_a_round_trip_keeps_every_field():
         priority=-1,
         enabled=False,
         examples=("exemplo: um", "- dois"),
+        description_en="Everything: action, \"quotes\" and colons",
     )
     assert parse_skill_md(render_skill_md(definition)).definition == definition
+
+
+def test_every_shipped_skill_has_an_english_description_for_english_readers():
+    for definition in shipped().values():
+        assert definition.description_en and definition.description_en != definition.description
+        assert definition.description_for("en") == definition.description_en
+        assert definition.description_for("pt-br") == definition.description_for("es") == definition.description
 
 
 def test_shipped_skills_keep_the_seed_tools():

@@ -26,6 +26,7 @@ def test_help_lists_the_commands_without_calling_the_model(api, conversation, se
     assert reply["status"] == "done"
     assert reply["content"].startswith("Commands you can use:")
     assert "/finance" in reply["content"]
+    assert "Finance: spending, income, bills" in reply["content"]  # the English description
     assert "/spiritual" not in reply["content"]  # needs the christian_perspective preference
     assert reply["usage"]["total_tokens"] == 0
 

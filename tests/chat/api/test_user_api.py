@@ -104,6 +104,16 @@ def test_preference_flags_are_bounded_across_patches(api: Any) -> None:
     assert len(api.get("/api/v1/me/").json()["preferences"]) == 30
 
 
+def test_skill_descriptions_speak_the_readers_language(api: Any, shipped_skills: None) -> None:
+    english = {s["name"]: s["description"] for s in api.get("/api/v1/skills/", headers={"Accept-Language": "en"}).json()}
+    portuguese = {s["name"]: s["description"] for s in api.get("/api/v1/skills/", headers={"Accept-Language": "pt-BR"}).json()}
+
+    assert english["finance"].startswith("Finance: spending, income, bills")
+    assert portuguese["finance"].startswith("Domínio financeiro: gastos")
+    commands = {c["name"]: c["description"] for c in api.get("/api/v1/commands/", headers={"Accept-Language": "en"}).json()}
+    assert commands["/health"].startswith("Health: weight, exercise, sleep")
+
+
 def test_a_skill_turned_off_and_then_removed_by_staff_does_not_block_the_next_save(
     api: Any, user: Any, shipped_skills: None
 ) -> None:
