@@ -7,8 +7,7 @@ with a table, a list and code, about 60% of a page of 20 such replies
 its HTML is kept in the default cache (``REPLY_HTML_TTL_SECONDS``, a day by default)
 under the hash of its text and the renderer's ``FINGERPRINT``: the worker leaves it there
 as it publishes the reply's end, and a page then fetches all of its replies' HTML in one
-round trip. A running reply changes with
-every batch of text and is rendered on each read.
+round trip. A running reply changes with every batch of text and is rendered on each read.
 
 The cache is an optimisation only: when it is down, replies are rendered as before and
 the fault is logged (``lifeassistant.cache``).

@@ -5,6 +5,7 @@ it adds tools, a prompt extension, a tone and optionally a temperature to the ba
 assistant. Everything here is immutable plain data, free of Django and I/O.
 """
 
+import re
 from dataclasses import dataclass
 
 TONE_STYLES: tuple[str, ...] = (
@@ -25,7 +26,7 @@ BASE_TOOLS: tuple[str, ...] = ("search_knowledge", "add_knowledge", "analyze_con
 
 FALLBACK_SKILL = "general"
 # A preference flag a skill may require, as users set them (``PATCH /api/v1/me/``).
-PREFERENCE_NAME = r"^[a-z][a-z0-9_]{0,63}$"
+PREFERENCE_NAME = re.compile(r"^[a-z][a-z0-9_]{0,63}$")
 # A prompt extension joins the system prompt of every message the skill answers; the
 # longest shipped one is ~10 KB. Far longer, it would crowd out the conversation.
 PROMPT_EXTENSION_MAX_CHARS = 20_000

@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import re
 from collections.abc import Iterable
 from typing import Any
 
@@ -142,7 +141,7 @@ class Skill(models.Model):
                     f"Unknown tool{'s' if len(missing) > 1 else ''}: {', '.join(missing)}. "
                     "Use the names of registered tools."
                 )
-        if self.requires_user_preference and not re.match(PREFERENCE_NAME, self.requires_user_preference):
+        if self.requires_user_preference and not PREFERENCE_NAME.match(self.requires_user_preference):
             errors.setdefault("requires_user_preference", []).append(
                 "Use a preference name as users set them: lower-case letters, digits and _, starting with a letter."
             )

@@ -20,8 +20,8 @@ The format extends the public Agent Skills layout (a folder per skill holding a
     - Seja prática e objetiva com números
 
 The body, stripped, is the prompt extension. ``description_en`` is what English readers
-see of the skill (the model always reads ``description``). Only ``name`` and ``description`` are
-required, so a SKILL.md written for another agent loads with defaults. The Agent Skills
+see of the skill (the model always reads ``description``). Only ``name`` and
+``description`` are required, so a SKILL.md written for another agent loads with defaults. The Agent Skills
 keys ``license``, ``allowed-tools``, ``metadata`` and ``compatibility`` are accepted and
 ignored; any other unknown key is ignored with a warning.
 """

@@ -32,7 +32,6 @@ from ..language import from_profile_value, profile_value
 from .serializers import RejectUnknownFieldsMixin, StrictCharField
 from .views import NewestFirst
 
-_PREFERENCE_NAME = re.compile(PREFERENCE_NAME)
 # Flags are few (skills require one or two); a bound keeps a profile small.
 MAX_PREFERENCES = 50
 _CURRENCY = re.compile(r"^[A-Z]{3}$")
@@ -45,7 +44,7 @@ _NOT_PLACES = frozenset({"localtime", "Factory", "posixrules", "posix", "right"}
 
 @functools.cache
 def _timezones() -> frozenset[str]:
-    return frozenset(zoneinfo.available_timezones())
+    return frozenset(zoneinfo.available_timezones()) - _NOT_PLACES
 
 
 # ------------------------------------------------------------------------------- /me/
@@ -98,12 +97,12 @@ class ProfileUpdateSerializer(RejectUnknownFieldsMixin, serializers.Serializer):
     disabled_skills = serializers.ListField(child=StrictCharField(max_length=64), max_length=50, required=False)
 
     def validate_timezone(self, value: str) -> str:
-        if value not in _timezones() or value in _NOT_PLACES:
+        if value not in _timezones():
             raise serializers.ValidationError(_("Use an IANA time zone name, e.g. America/Sao_Paulo."))
         return value
 
     def validate_preferences(self, value: dict[str, bool]) -> dict[str, bool]:
-        bad = [key for key in value if not _PREFERENCE_NAME.match(key)]
+        bad = [key for key in value if not PREFERENCE_NAME.match(key)]
         if bad:
             raise serializers.ValidationError(_("Preference names are lower-case words joined by _, not %(name)r.") % {"name": bad[0]})
         stored = self.context["profile"].preferences or {}

@@ -136,7 +136,7 @@ class ConversationViewSet(
         parameters=[
             OpenApiParameter(
                 "search", OpenApiTypes.STR, OpenApiParameter.QUERY,
-                description="Only your conversations whose title or messages contain these words (at most 200 characters, no NUL).",
+                description=f"Only your conversations whose title or messages contain these words (at most {SEARCH_MAX_CHARS} characters, no NUL).",
             )
         ]
     )
