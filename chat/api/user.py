@@ -105,10 +105,7 @@ class ProfileUpdateSerializer(RejectUnknownFieldsMixin, serializers.Serializer):
         bad = [key for key in value if not PREFERENCE_NAME.match(key)]
         if bad:
             raise serializers.ValidationError(_("Preference names are lower-case words joined by _, not %(name)r.") % {"name": bad[0]})
-        stored = self.context["profile"].preferences or {}
-        if len({**stored, **value}) > MAX_PREFERENCES:
-            raise serializers.ValidationError(_("At most %(count)s preference flags.") % {"count": MAX_PREFERENCES})
-        return value
+        return value  # their number is checked against the stored flags under the lock
 
     def validate_disabled_skills(self, value: list[str]) -> list[str]:
         if FALLBACK_SKILL in value:
@@ -125,7 +122,9 @@ class ProfileUpdateSerializer(RejectUnknownFieldsMixin, serializers.Serializer):
 def update_profile(profile: Profile, changes: dict[str, Any]) -> None:
     """Write only the fields in ``changes``; preference flags merge into the stored ones.
 
-    The merge reads and writes the locked row, so two PATCHes of different flags both land.
+    The merge reads and writes the locked row, so two PATCHes of different flags both land,
+    and the bound on their number holds however many PATCHes run at once. A profile already
+    past the bound (stored before it existed) can still change the flags it has.
     """
     fields = {name: value for name, value in changes.items() if name != "preferences"}
     if "language" in fields:
@@ -133,7 +132,12 @@ def update_profile(profile: Profile, changes: dict[str, Any]) -> None:
     with transaction.atomic():
         if "preferences" in changes:
             stored = Profile.objects.select_for_update().values_list("preferences", flat=True).get(pk=profile.pk)
-            fields["preferences"] = {**(stored or {}), **changes["preferences"]}
+            merged = {**(stored or {}), **changes["preferences"]}
+            if len(merged) > max(MAX_PREFERENCES, len(stored or {})):
+                raise serializers.ValidationError(
+                    {"preferences": [_("At most %(count)s preference flags.") % {"count": MAX_PREFERENCES}]}
+                )
+            fields["preferences"] = merged
         if fields:
             Profile.objects.filter(pk=profile.pk).update(**fields)
 

@@ -101,3 +101,40 @@ def test_a_message_stored_while_its_conversation_is_deleted_goes_with_it(user):
     assert errors == []
     assert not Conversation.objects.filter(pk=conversation.pk).exists()
     assert not Message.objects.filter(conversation_id=conversation.pk).exists()
+
+
+def test_concurrent_preference_patches_keep_the_bound_on_flags(user):
+    """Ten PATCHes at once, each adding ten new flags: the bound of 50 is checked under
+    the profile's lock, so at most 50 land (each PATCH read the flags before any lock,
+    so all ten passed and the profile ended with 100, refusing every later change)."""
+    if connection.vendor != "postgresql":
+        pytest.skip("needs DATABASE_URL=postgres://...")
+    from rest_framework.authtoken.models import Token
+    from rest_framework.test import APIClient
+
+    from chat.api.user import MAX_PREFERENCES
+    from lifeassistant.models import Profile
+
+    token = Token.objects.create(user=user)
+    barrier = threading.Barrier(10)
+    statuses: list[int] = []
+
+    def patch(batch: int) -> None:
+        try:
+            client = APIClient()
+            client.credentials(HTTP_AUTHORIZATION=f"Token {token.key}")
+            barrier.wait()
+            body = {"preferences": {f"k{batch}_{n}": True for n in range(10)}}
+            statuses.append(client.patch("/api/v1/me/", body, format="json").status_code)
+        finally:
+            connections.close_all()
+
+    threads = [threading.Thread(target=patch, args=(batch,)) for batch in range(10)]
+    for thread in threads:
+        thread.start()
+    for thread in threads:
+        thread.join(timeout=60)
+
+    flags = Profile.for_user(user).preferences
+    assert sorted(statuses) == [200] * 5 + [400] * 5
+    assert len(flags) == MAX_PREFERENCES

@@ -104,6 +104,21 @@ def test_preference_flags_are_bounded_across_patches(api: Any) -> None:
     assert len(api.get("/api/v1/me/").json()["preferences"]) == 30
 
 
+def test_a_profile_past_the_bound_can_still_change_its_flags(api: Any, user: Any) -> None:
+    """Flags stored before the bound existed (or by a race it used to lose) never lock
+    the user out of their preferences: changing a flag they have always works."""
+    profile = Profile.for_user(user)
+    profile.preferences = {f"old_{n}": True for n in range(60)}
+    profile.save()
+
+    assert api.patch("/api/v1/me/", {"preferences": {"old_0": False}}, format="json").status_code == 200
+    assert api.patch("/api/v1/me/", {"display_name": "Ana"}, format="json").status_code == 200
+    response = api.patch("/api/v1/me/", {"preferences": {"christian_perspective": True}}, format="json")
+
+    assert response.status_code == 400 and response.json()["errors"]["preferences"] == ["At most 50 preference flags."]
+    assert api.get("/api/v1/me/").json()["preferences"]["old_0"] is False
+
+
 def test_skill_descriptions_speak_the_readers_language(api: Any, shipped_skills: None) -> None:
     english = {s["name"]: s["description"] for s in api.get("/api/v1/skills/", headers={"Accept-Language": "en"}).json()}
     portuguese = {s["name"]: s["description"] for s in api.get("/api/v1/skills/", headers={"Accept-Language": "pt-BR"}).json()}
