@@ -5,30 +5,48 @@ from __future__ import annotations
 from collections.abc import Callable
 
 from django.conf import settings
+from django.core.exceptions import RequestDataTooBig
 from django.http import HttpRequest, HttpResponse, JsonResponse
 from django.utils.translation import gettext as _
 
 from .views import is_api
 
 
-class RequestSizeLimitMiddleware:
-    """An API request announcing a body over ``REQUEST_MAX_BYTES`` gets a JSON 413 at once.
+# Methods whose request may carry a body the API reads.
+_WITH_BODY = frozenset({"POST", "PUT", "PATCH", "DELETE"})
 
-    Bodies without a Content-Length (chunked) are bounded where they are read: the
-    API's JSON parser reads at most the limit, and Django's form parsing stops at
-    ``DATA_UPLOAD_MAX_MEMORY_SIZE`` (the same limit).
+
+class RequestSizeLimitMiddleware:
+    """An API request with a body over ``REQUEST_MAX_BYTES`` gets a JSON 413 at once.
+
+    A body sent without a Content-Length (``Transfer-Encoding: chunked``, as a client
+    streaming its request sends it) is measured here: DRF reads a request without a
+    Content-Length as having no body, so the message, title or settings it carried were
+    silently dropped and the request answered as if they had been empty. The ASGI
+    handler has already buffered the whole body, so it is read once, checked against the
+    limit (Django's ``DATA_UPLOAD_MAX_MEMORY_SIZE``, the same number) and its length set.
     """
 
     def __init__(self, get_response: Callable[[HttpRequest], HttpResponse]) -> None:
         self.get_response = get_response
 
     def __call__(self, request: HttpRequest) -> HttpResponse:
-        if is_api(request) and announced_length(request) > settings.REQUEST_MAX_BYTES:
-            return JsonResponse(
-                {"detail": _("The request body is too large (at most %(limit)s bytes).") % {"limit": settings.REQUEST_MAX_BYTES}},
-                status=413,
-            )
+        if is_api(request):
+            if request.method in _WITH_BODY and not request.META.get("CONTENT_LENGTH"):
+                try:
+                    request.META["CONTENT_LENGTH"] = str(len(request.body))
+                except RequestDataTooBig:
+                    return too_large()
+            if announced_length(request) > settings.REQUEST_MAX_BYTES:
+                return too_large()
         return self.get_response(request)
+
+
+def too_large() -> JsonResponse:
+    return JsonResponse(
+        {"detail": _("The request body is too large (at most %(limit)s bytes).") % {"limit": settings.REQUEST_MAX_BYTES}},
+        status=413,
+    )
 
 
 def announced_length(request: HttpRequest) -> int:

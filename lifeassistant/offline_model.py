@@ -74,14 +74,16 @@ def offline_reply(
     last_user = next((m.get("content") or "" for m in reversed(messages) if m.get("role") == "user"), "")
     tool_names = [t.get("function", {}).get("name", "?") for t in tools]
     skills = metadata.get("skills") or []
+    none = _("none")
     lines = [
-        # The notice is for the user, in their language; the lines below are diagnostics.
+        # In the reader's language, labels included; the values are the pipeline's own names.
         _("No language model is configured (LLM_MODEL is unset), so this is the offline assistant."),
-        f"Skills: {', '.join(skills) if skills else 'none'}"
+        _("Skills: %(skills)s") % {"skills": ", ".join(skills) if skills else none}
         + (f" ({metadata['reason']})" if metadata.get("reason") else ""),
-        f"Tools offered: {', '.join(tool_names) if tool_names else 'none'}",
-        f"Temperature: {temperature if temperature is not None else 'provider default'}",
-        f"You said: {_shorten(str(last_user), 200)}",
+        _("Tools offered: %(tools)s") % {"tools": ", ".join(tool_names) if tool_names else none},
+        _("Temperature: %(temperature)s")
+        % {"temperature": temperature if temperature is not None else _("provider default")},
+        _("You said: %(text)s") % {"text": _shorten(str(last_user), 200)},
     ]
     return "\n".join(lines)
 

@@ -45,12 +45,15 @@ INSTALLED_APPS = [
 
 MIDDLEWARE = [
     "django.middleware.security.SecurityMiddleware",
-    "lifeassistant.middleware.RequestSizeLimitMiddleware",
     "django.contrib.sessions.middleware.SessionMiddleware",
     "django.middleware.common.CommonMiddleware",
     "django.middleware.csrf.CsrfViewMiddleware",
     "django.contrib.auth.middleware.AuthenticationMiddleware",
     "chat.middleware.LanguageMiddleware",
+    # After the language is known (its 413 is a sentence in it); still before anything
+    # reads the body: the CSRF check reads a form only in process_view, after every
+    # middleware's request phase.
+    "lifeassistant.middleware.RequestSizeLimitMiddleware",
     "django.contrib.messages.middleware.MessageMiddleware",
     "django.middleware.clickjacking.XFrameOptionsMiddleware",
 ]

@@ -138,8 +138,7 @@ def _unavailable_skill_reply(
     required = skill.requires_user_preference
     if required and not preferences.get(required):
         return _(
-            "The %(skill)s skill is off until you turn on the preference %(preference)s in your preferences "
-            "(PATCH /api/v1/me/ with {\"preferences\": {\"%(preference)s\": true}})."
+            "The %(skill)s skill is off until you turn on the preference %(preference)s in your preferences."
         ) % {"skill": name, "preference": required}
     return None
 

@@ -50,9 +50,14 @@ class JSONParser(DRFJSONParser):
         if nesting_depth(text) > MAX_JSON_DEPTH:
             raise ParseError(_("JSON parse error - nested deeper than %(depth)s levels.") % {"depth": MAX_JSON_DEPTH})
         try:
-            data = json.loads(text, parse_constant=json_constant_refused)
-        except ValueError as exc:
-            raise ParseError(_("JSON parse error - %(error)s") % {"error": exc}) from exc
+            # A leading byte order mark is allowed to be ignored (RFC 8259, section 8.1).
+            data = json.loads(text.removeprefix("\ufeff"), parse_constant=json_constant_refused)
+        except json.JSONDecodeError as exc:
+            # The decoder's own wording is English; where it stopped is enough, in any language.
+            raise ParseError(
+                _("JSON parse error - not valid JSON at line %(line)s, column %(column)s.")
+                % {"line": exc.lineno, "column": exc.colno}
+            ) from exc
         if not storable(data):
             raise ParseError(_("JSON parse error - a string holds an unpaired surrogate (\\ud800-\\udfff)."))
         return data
@@ -60,7 +65,7 @@ class JSONParser(DRFJSONParser):
 
 def json_constant_refused(name: str) -> Any:
     """NaN and Infinity are not JSON; DRF's strict mode refuses them too."""
-    raise ValueError(f"{name} is not valid JSON")
+    raise ParseError(_("JSON parse error - %(name)s is not valid JSON.") % {"name": name})
 
 
 # A string, unrolled so nothing can backtrack, and ending at the text's end when it is not

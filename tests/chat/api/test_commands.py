@@ -62,7 +62,9 @@ def test_a_skill_command_forces_the_skill_and_sends_its_arguments_to_the_model(a
     reply = reply_of(api, send(api, conversation["id"], {"content": "/counselor quero pensar melhor na vida"}))
     assert reply["skill_reason"] == "explicit"
     assert reply["active_skills"][0] == "counselor"
-    assert "You said: quero pensar melhor na vida" in reply["content"]
+    # The offline model's whole reply is in the message's language, its labels too.
+    assert "Você disse: quero pensar melhor na vida" in reply["content"]
+    assert "Ferramentas oferecidas:" in reply["content"] and "Tools offered" not in reply["content"]
     conversation_state = api.get(f"/api/v1/conversations/{conversation['id']}/").json()
     assert conversation_state["active_skills"] == reply["active_skills"]
 
@@ -82,7 +84,9 @@ def test_a_skill_behind_a_preference_says_how_to_turn_it_on(api, user, conversat
     english = {"Accept-Language": "en"}
     reply = reply_of(api, send(api, conversation["id"], {"content": "/spiritual"}, **english))
     assert "Unknown command" not in reply["content"]
-    assert reply["content"].startswith("The spiritual skill is off until you turn on the preference christian_perspective")
+    assert reply["content"] == (
+        "The spiritual skill is off until you turn on the preference christian_perspective in your preferences."
+    )
     assert reply["usage"]["total_tokens"] == 0
     assert reply["active_skills"] != ["spiritual"]
 

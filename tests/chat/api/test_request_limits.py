@@ -96,6 +96,19 @@ def test_invalid_json_is_a_400_with_the_parse_error(api):
     assert response.json()["detail"].startswith("JSON parse error")
 
 
+def test_parse_errors_speak_the_readers_language_and_a_bom_is_ignored(api):
+    """The decoder's English wording came after a translated prefix ("Erro ao ler o JSON -
+    Expecting property name enclosed in double quotes…")."""
+    pt = {"HTTP_ACCEPT_LANGUAGE": "pt-BR"}
+    broken = api.generic("POST", CONVERSATIONS, '{"title": "a",\n x}', content_type="application/json", **pt)
+    nan = api.generic("POST", CONVERSATIONS, '{"title": NaN}', content_type="application/json", **pt)
+
+    assert broken.json()["detail"] == "Erro ao ler o JSON - não é um JSON válido na linha 2, coluna 2."
+    assert nan.json()["detail"] == "Erro ao ler o JSON - NaN não é um JSON válido."
+    with_bom = api.generic("POST", CONVERSATIONS, '\ufeff{"title": "com BOM"}'.encode(), content_type="application/json")
+    assert (with_bom.status_code, with_bom.json()["title"]) == (201, "com BOM")
+
+
 def test_nan_is_not_json(api):
     response = raw(api, CONVERSATIONS, '{"title": NaN}')
     assert response.status_code == 400
@@ -142,3 +155,61 @@ def test_the_limit_follows_the_setting(api, settings):
     response = api.post(CONVERSATIONS, {"title": "x" * 3000}, format="json")
     assert response.status_code == 413
     assert api.post(CONVERSATIONS, {"title": "x" * 100}, format="json").status_code == 201
+
+
+def _chunked(method: str, path: str, chunks: list[bytes], token: str) -> tuple[int, dict]:
+    """One request through the ASGI application with its body in ``chunks`` and no
+    Content-Length, as a client streaming its body sends it (``Transfer-Encoding: chunked``)."""
+    from asgiref.sync import async_to_sync
+    from asgiref.testing import ApplicationCommunicator
+
+    from lifeassistant.asgi import application
+
+    headers = [
+        (b"host", b"testserver"),
+        (b"authorization", f"Token {token}".encode()),
+        (b"content-type", b"application/json"),
+        (b"transfer-encoding", b"chunked"),
+        (b"accept-language", b"en"),
+    ]
+    scope = {
+        "type": "http", "asgi": {"version": "3.0"}, "http_version": "1.1", "method": method, "scheme": "http",
+        "path": path, "raw_path": path.encode(), "query_string": b"", "root_path": "", "headers": headers,
+        "client": ("127.0.0.1", 50000), "server": ("testserver", 80),
+    }
+
+    async def exchange() -> tuple[int, bytes]:
+        communicator = ApplicationCommunicator(application, scope)
+        for n, chunk in enumerate(chunks):
+            await communicator.send_input({"type": "http.request", "body": chunk, "more_body": n < len(chunks) - 1})
+        start = await communicator.receive_output(30)
+        body = b""
+        while True:
+            part = await communicator.receive_output(30)
+            body += part.get("body", b"")
+            if not part.get("more_body"):
+                return start["status"], body
+
+    status, body = async_to_sync(exchange)()
+    return status, json.loads(body)
+
+
+@pytest.mark.django_db(transaction=True)  # the ASGI handler runs the view in a thread of its own
+def test_a_chunked_body_is_read_not_dropped(user, settings):
+    """DRF reads a request without a Content-Length as empty: a chunked PATCH answered 200
+    having changed nothing, a chunked conversation was created untitled, and a chunked
+    body of any size got a 201."""
+    from rest_framework.authtoken.models import Token
+
+    token = Token.objects.create(user=user).key
+
+    status, body = _chunked("PATCH", "/api/v1/me/", [b'{"display_name": ', b'"Chunky"}'], token)
+    assert (status, body["display_name"]) == (200, "Chunky")
+    status, body = _chunked("PATCH", "/api/v1/me/", [b'{"timezone": ', b'"Nope/Nope"}'], token)
+    assert status == 400 and "timezone" in body["errors"]
+    status, body = _chunked("POST", CONVERSATIONS, [b'{"title": "Em ', b'partes"}'], token)
+    assert (status, body["title"]) == (201, "Em partes")
+
+    settings.REQUEST_MAX_BYTES = settings.DATA_UPLOAD_MAX_MEMORY_SIZE = 2048
+    status, body = _chunked("POST", CONVERSATIONS, [b'{"title": "', b"x" * 3000, b'"}'], token)
+    assert status == 413 and body == {"detail": "The request body is too large (at most 2048 bytes)."}
