@@ -19,13 +19,13 @@ from django.http import HttpRequest, HttpResponse, HttpResponseBase, JsonRespons
 from django.utils import translation
 from django.utils.translation import gettext_lazy, gettext as _
 from django.views.decorators.csrf import csrf_exempt
-from rest_framework.authentication import TokenAuthentication
 from rest_framework.exceptions import AuthenticationFailed
 from rest_framework.request import Request
 
 from lifeassistant.event_log import Event, EventLog, EventLogUnavailable, event_log, parse_id
 from ..models import FINAL_STATUSES, Message
 from ..reply_progress import publish_final
+from .authentication import TokenAuthentication
 
 UNAVAILABLE = gettext_lazy("Live updates are unavailable right now; poll GET /api/v1/messages/{pk}/ instead.")
 DELETED = gettext_lazy("This reply was deleted with its conversation.")
@@ -52,7 +52,8 @@ async def reply_events(request: HttpRequest, pk: int) -> HttpResponseBase:
         return opening.error
     # The stream is read after the middleware has returned: it keeps the reader's language.
     stream = _stream(event_log(), pk, opening.after, translation.get_language())
-    response = StreamingHttpResponse(stream, content_type="text/event-stream")
+    # SSE is UTF-8 by definition; saying so keeps non-browser clients from guessing Latin-1.
+    response = StreamingHttpResponse(stream, content_type="text/event-stream; charset=utf-8")
     response["Cache-Control"] = "no-cache"
     response["X-Accel-Buffering"] = "no"  # nginx: pass each event on at once
     return response
@@ -79,7 +80,9 @@ def _check(request: HttpRequest, pk: int) -> Opening:
     message = Message.objects.filter(pk=pk, conversation__owner=user, role=Message.Role.ASSISTANT).first()
     if message is None:
         return Opening(error=JsonResponse({"detail": _("Not found.")}, status=404))
-    after = request.GET.get("after") or request.headers.get("Last-Event-ID") or None
+    # The header first: an EventSource opened with ?after= sends the newest id it has in
+    # Last-Event-ID when it reconnects, to the same address.
+    after = request.headers.get("Last-Event-ID") or request.GET.get("after") or None
     log = event_log()
     try:
         exists = log.exists(pk)
@@ -196,7 +199,7 @@ def add_to_schema(result: dict[str, Any], generator: Any, request: Any, public: 
                     "in": "query",
                     "required": False,
                     "schema": {"type": "string", "pattern": "^[0-9]+-[0-9]+$"},
-                    "description": "Resume after this event id (like the Last-Event-ID header).",
+                    "description": "Resume after this event id, when no Last-Event-ID header is sent (the header wins).",
                 },
                 {"name": "Last-Event-ID", "in": "header", "required": False, "schema": {"type": "string"}},
             ],

@@ -52,7 +52,7 @@ def get_events(user: Any, path: str, **headers: str) -> tuple[int, Any]:
         response = await client.get(path, headers=headers)
         if not response.streaming:
             return response.status_code, json.loads(response.content) if response.content else None
-        assert response["Content-Type"].startswith("text/event-stream")
+        assert response["Content-Type"] == "text/event-stream; charset=utf-8"
         assert response["X-Accel-Buffering"] == "no"
         body = b"".join([chunk async for chunk in response.streaming_content]).decode()
         return response.status_code, parse_sse(body)
@@ -99,6 +99,11 @@ def test_the_stream_resumes_after_an_id_given_as_query_or_header(reply: dict[str
 
     assert by_query == events[len(events) // 2 + 1 :]
     assert by_header == by_query
+    # An EventSource opened with ?after= reconnects to the same address with a newer
+    # Last-Event-ID: the header wins, or the events in between would come twice.
+    first = events[0]["id"]
+    _, both = get_events(user, f"/api/v1/messages/{reply['id']}/events/?after={first}", **{"Last-Event-ID": middle["id"]})
+    assert both == by_header
 
 
 def test_after_that_is_not_an_id_of_this_reply_is_a_400(reply: dict[str, Any], user: Any) -> None:
@@ -150,6 +155,20 @@ def test_a_token_opens_the_stream(reply: dict[str, Any], user: Any) -> None:
 
     assert status == 200 and events[-1]["event"] == "done"
     assert get_events(None, f"/api/v1/messages/{reply['id']}/events/", Authorization="Token nope")[0] == 401
+
+
+def test_a_token_reader_gets_the_streams_errors_in_their_profile_language(reply: dict[str, Any], user: Any) -> None:
+    """The stream checked tokens with DRF's class, which leaves the language alone: a
+    token user whose profile says pt-BR got its errors in the request's language."""
+    from lifeassistant.models import Profile
+
+    Profile.for_user(user)
+    Profile.objects.filter(user=user).update(language="pt")
+    auth = {"Authorization": f"Token {Token.objects.create(user=user).key}"}  # and Accept-Language: en
+
+    assert get_events(None, "/api/v1/messages/999999/events/", **auth) == (404, {"detail": "Não encontrado."})
+    status, body = get_events(None, f"/api/v1/messages/{reply['id']}/events/?after=zzz", **auth)
+    assert status == 400 and body["detail"] == f"'after' não é o id de um evento da resposta {reply['id']}."
 
 
 def test_a_reply_whose_log_expired_gets_its_final_event_from_the_database(reply: dict[str, Any], user: Any) -> None:
