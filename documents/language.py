@@ -17,11 +17,12 @@ from documents.extraction import text_outside_blocks
 logger = logging.getLogger(__name__)
 
 MIN_CONFIDENCE = 0.5
-# Close languages written without accents (Portuguese and Spanish, above all) split the
-# model's vote: "fale sobre saude e exercicios fisicos" is es 0.61, pt 0.35. The previous
-# language stays when it is the runner-up with at least PREVIOUS_KEPT_FROM and the winner
-# is under SWITCH_CONFIDENCE; a message clearly in another language still switches.
-PREVIOUS_KEPT_FROM = 0.25
+# Informal Portuguese (no accents, abbreviations, loanwords) often gets a confident-looking
+# wrong vote: "fale sobre saude e exercicios fisicos" is es 0.61, "meu personal trainer
+# cobra 200 por mes" es 0.58, "blz, entao anota tbm o uber de ontem" nl 0.56, while a
+# sentence really written in another language scores 0.92 or more. So a known language
+# (the conversation's, else the profile's, else the browser's) gives way only to a vote
+# of at least SWITCH_CONFIDENCE.
 SWITCH_CONFIDENCE = 0.8
 DEFAULT_MIN_LETTERS = 20
 # A paragraph is plenty for the classifier; bounding the sample keeps huge messages cheap.
@@ -46,24 +47,24 @@ def detect_language(
 
     Keeps ``previous`` when the message has too little prose to judge (fewer than
     ``min_chars`` letters once data blocks, code, URLs and numbers are removed), when the model is
-    not confident, when ``previous`` is a close runner-up, or when anything goes wrong.
+    not confident (under SWITCH_CONFIDENCE for a language other than ``previous``), or when
+    anything goes wrong.
     Never raises.
     """
     try:
         sample = _prose_sample(text)
         if sum(character.isalpha() for character in sample) < min_chars:
             return previous
-        candidates = _detector().detect(sample, model="lite", k=2)
+        candidates = _detector().detect(sample, model="lite", k=1)
     except Exception:  # detection is a nicety: a failure must never break the chat
         logger.warning("Language detection failed; keeping the previous language.", exc_info=True)
         return previous
     if not candidates:
         return previous
-    scores = {str(candidate.get("lang", "")).lower(): float(candidate.get("score", 0.0)) for candidate in candidates}
-    code, score = next(iter(scores.items()))
+    code, score = str(candidates[0].get("lang", "")).lower(), float(candidates[0].get("score", 0.0))
     if score < MIN_CONFIDENCE or not _ISO_639_1.match(code):
         return previous
-    if previous and code != previous and score < SWITCH_CONFIDENCE and scores.get(previous, 0.0) >= PREVIOUS_KEPT_FROM:
+    if previous and code != previous and score < SWITCH_CONFIDENCE:
         return previous
     return code
 
