@@ -136,6 +136,10 @@ PERIOD_CHOICES = [
 ]
 
 
+EARLIEST_DAY = date(2000, 1, 1)
+LATEST_DAY = date(9998, 12, 31)
+
+
 class UsagePeriodForm(forms.Form):
     """The period of the skill usage dashboard."""
 
@@ -158,4 +162,7 @@ class UsagePeriodForm(forms.Form):
             raise ValidationError("A custom period needs both a From and a To date.")
         if start > end:
             raise ValidationError("The From date must not be after the To date.")
+        # A day past the last one, in any time zone, must still be a datetime (9999-12-31 was a 500).
+        if start < EARLIEST_DAY or end > LATEST_DAY:
+            raise ValidationError(f"Use dates from {EARLIEST_DAY.isoformat()} to {LATEST_DAY.isoformat()}.")
         return cleaned

@@ -137,6 +137,14 @@ def test_a_custom_range_ending_before_it_starts_is_refused(admin_client: Any) ->
     assert "The From date must not be after the To date." in response.content.decode()
 
 
+@pytest.mark.parametrize(("start", "end"), [("0001-01-01", "9999-12-31"), ("9999-12-31", "9999-12-31"), ("1999-12-31", "2000-01-02")])
+def test_dates_at_the_calendars_ends_are_refused_not_a_500(admin_client: Any, start: str, end: str) -> None:
+    response = admin_client.get(USAGE, {"period": "custom", "start": start, "end": end})
+
+    assert response.status_code == 200 and response.context["summary"] is None
+    assert "Use dates from 2000-01-01 to 9998-12-31." in response.content.decode()
+
+
 def test_the_dashboard_is_for_staff_only(client: Any, user: Any) -> None:
     client.force_login(user)
 
