@@ -71,6 +71,9 @@ class ProhibitSurrogates(ProhibitSurrogateCharactersValidator):
             raise serializers.ValidationError(self.message.format(code_point=ord(found.group())), code=self.code)
 
 
+_INVISIBLE = re.compile(r"[\s\u00ad\u180e\u200b-\u200f\u202a-\u202e\u2060-\u2064\ufeff]+")
+
+
 class StrictCharField(serializers.CharField):
     """A CharField that refuses numbers and booleans instead of converting them."""
 
@@ -80,6 +83,13 @@ class StrictCharField(serializers.CharField):
             ProhibitSurrogates() if type(validator) is ProhibitSurrogateCharactersValidator else validator
             for validator in self.validators
         ]
+
+    def run_validation(self, data: Any = serializers.empty) -> Any:
+        # Zero-width spaces, joiners and direction marks show nothing: a text made only of
+        # them (and spaces) is as blank as an empty one, where blank is refused.
+        if isinstance(data, str) and self.trim_whitespace and not self.allow_blank and _INVISIBLE.fullmatch(data):
+            self.fail("blank")
+        return super().run_validation(data)
 
     def to_internal_value(self, data: Any) -> str:
         if not isinstance(data, str):
@@ -318,7 +328,7 @@ class MessageCreateSerializer(RejectUnknownFieldsMixin, serializers.Serializer):
     )
 
     def validate_content(self, value: str) -> str:
-        if not value.strip():
+        if not value or _INVISIBLE.fullmatch(value):
             raise serializers.ValidationError(_("This field may not be blank."))
         return value
 

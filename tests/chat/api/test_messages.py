@@ -62,6 +62,7 @@ def test_it_names_an_untitled_conversation_after_its_first_message(api, send, sh
     [
         ({"content": ""}, "content"),
         ({"content": "   \n "}, "content"),
+        ({"content": "\u200b \u200d\u2060"}, "content"),  # shows nothing: blank
         ({"content": 123}, "content"),
         ({"content": ["a"]}, "content"),
         ({}, "content"),

@@ -206,7 +206,8 @@ def test_a_memory_post_defaults_to_a_general_fact(api: Any) -> None:
 
 @pytest.mark.parametrize(
     "body",
-    [{}, {"content": ""}, {"content": "   "}, {"content": 5}, {"content": "x", "kind": "secret"},
+    [{}, {"content": ""}, {"content": "   "}, {"content": "\u200b\u200b"}, {"content": " \u200d\u202e\ufeff "},
+     {"content": 5}, {"content": "x", "kind": "secret"},
      {"content": "x", "area": "astral"}, {"content": "x" * 1001}, {"content": "x", "owner": 2}],
 )
 def test_a_bad_memory_item_gets_a_400(api: Any, body: Any) -> None:
