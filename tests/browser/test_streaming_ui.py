@@ -55,6 +55,50 @@ def test_a_reply_shows_text_before_it_ends_and_escape_stops_it(
     expect(page.get_by_test_id("stop")).to_be_hidden()
 
 
+def test_without_live_updates_the_polled_reply_can_be_stopped_and_shows_its_state(
+    page: Page, base_url: str, user: Any, settings: Any
+) -> None:
+    """Live updates refused (a proxy or the event log down): the page polls. Stop was hidden
+    for the whole reply (no way to stop it on a phone) and it kept saying it was waiting."""
+    reply_in_the_background(settings)
+    page.route("**/events/", lambda route: route.fulfill(status=503, body=""))
+    sign_in(page, base_url)
+    start_conversation(page)
+
+    send(page, "Hello there")
+
+    reply = last_reply(page)
+    expect(reply.get_by_test_id("message-body")).to_contain_text("No language model", timeout=REPLY_TIMEOUT_MS)
+    expect(reply).to_have_attribute("data-status", "running")
+    expect(reply.get_by_test_id("tool-progress")).to_be_hidden()
+    expect(page.get_by_test_id("stop")).to_be_visible()
+    page.get_by_test_id("stop").click()
+
+    expect(reply).to_have_attribute("data-status", "cancelled", timeout=REPLY_TIMEOUT_MS)
+    expect(page.get_by_test_id("stop")).to_be_hidden()
+
+
+def test_text_typed_while_a_message_is_sending_stays_in_the_box(page: Page, base_url: str, user: Any) -> None:
+    """The box was emptied when the POST answered, taking what was typed meanwhile."""
+    sign_in(page, base_url)
+    start_conversation(page)
+    held: list[Any] = []  # the POST, held until the second text is typed
+    page.route("**/messages/", lambda route: held.append(route) if route.request.method == "POST" else route.continue_())
+    box = page.get_by_test_id("composer")
+    box.fill("primeira")
+    page.get_by_test_id("send").click()
+    expect(page.get_by_test_id("send")).to_have_text("Sending…")
+    while not held:
+        page.wait_for_timeout(50)
+
+    box.press("End")
+    box.type(" e a segunda")
+    held[0].continue_()
+
+    expect(last_reply(page)).to_have_attribute("data-status", "done", timeout=REPLY_TIMEOUT_MS)
+    expect(box).to_have_value("e a segunda")
+
+
 def test_a_reload_mid_reply_continues_the_same_text_to_the_end(
     page: Page, base_url: str, user: Any, settings: Any
 ) -> None:

@@ -826,7 +826,6 @@
     if (state.polls.has(id)) return;
     const generation = state.generation;
     let delay = POLL_FIRST_MS;
-    updateStop();
     const tick = async () => {
       if (generation !== state.generation) return;
       try {
@@ -837,7 +836,11 @@
           replyEnded(message);
           return;
         }
+        // What a stream's status and delta events would have shown.
+        const node = messageNode(id);
+        if (node) node.dataset.status = message.status;
         showStreamingText(id, message.content || "");
+        setProgress(id, message.content ? null : message.status === "running" ? gettext("Thinking…") : gettext("Waiting for the assistant…"));
       } catch (err) {
         if (err.status === 404) {
           state.polls.delete(id);
@@ -849,6 +852,7 @@
       state.polls.set(id, window.setTimeout(tick, delay));
     };
     state.polls.set(id, window.setTimeout(tick, delay));
+    updateStop(); // once the reply counts as followed: Stop acts on it
   }
 
   function replyEnded(message) {
@@ -969,7 +973,9 @@
       });
       state.lastSend = null;
       if (state.current && state.current.id === conversation.id) {
-        els.input.value = "";
+        // Only what was sent leaves the box: text typed while it was sending stays.
+        const now = els.input.value;
+        els.input.value = now.startsWith(text) ? now.slice(text.length).trimStart() : now;
         saveDraft();
         updateComposer();
         acceptSubmission(result);
