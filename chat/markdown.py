@@ -17,7 +17,9 @@ from markdown_it import MarkdownIt
 
 # CommonMark plus GFM tables and strikethrough. Images are off: a reply cannot make the
 # browser fetch a URL (tracking pixels, data: payloads); ``![alt](url)`` shows as a link.
-_PARSER = MarkdownIt("commonmark", {"html": False, "linkify": False, "typographer": False}).enable(
+# A single newline from the model is a line break in a chat, as plain text showed it
+# ("breaks"); markdown would join the lines.
+_PARSER = MarkdownIt("commonmark", {"html": False, "linkify": False, "typographer": False, "breaks": True}).enable(
     ["table", "strikethrough"]
 ).disable("image")
 
@@ -72,6 +74,7 @@ FINGERPRINT = hashlib.sha256(
             version("markdown-it-py"),
             version("nh3"),
             _PARSER.get_active_rules(),
+            sorted(_PARSER.options.items()),
             sorted(ALLOWED_TAGS),
             sorted((tag, sorted(names)) for tag, names in ALLOWED_ATTRIBUTES.items()),
             sorted(URL_SCHEMES),

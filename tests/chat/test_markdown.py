@@ -3,8 +3,11 @@
 from __future__ import annotations
 
 import re
+from pathlib import Path
 
 import pytest
+
+from django.conf import settings
 
 from chat.markdown import render
 
@@ -97,3 +100,14 @@ def test_raw_html_from_the_model_shows_as_text() -> None:
 
 def test_mail_links_are_kept() -> None:
     assert 'href="mailto:ana@example.com"' in render("[Ana](mailto:ana@example.com)")
+
+
+def test_a_single_newline_is_a_line_break_and_a_nested_list_is_only_tags():
+    """Line breaks were shown by `white-space: pre-line` on list items, which also showed
+    the newlines between a nested list's tags: blank lines around every sub-list."""
+    html = render("1. Alimentação\n   - Mercado\n   - Restaurantes\n2. Casa\nlinha um")
+
+    assert "<li>Casa<br>\nlinha um</li>" in html
+    assert "<li>Alimentação\n<ul>" in html  # the newline is layout, shown by nothing now
+    css = (Path(settings.BASE_DIR) / "chat/static/chat/app.css").read_text()
+    assert "pre-line" not in css
