@@ -150,8 +150,10 @@ def test_the_preferences_page_turns_on_the_christian_perspective_and_edits_memor
     spiritual = page.locator("[data-testid=pref-skill][data-skill=spiritual]")
     expect(spiritual).not_to_be_checked()
     spiritual.check()
+    page.set_viewport_size({"width": 390, "height": 844})  # Save is below the fold on a phone
     page.get_by_test_id("pref-save").click()
     expect(page.get_by_role("status")).to_have_text("Preferences saved.")
+    expect(page.get_by_role("status")).to_be_in_viewport()  # it was written at the page's top, out of sight
     assert Profile.for_user(user).preferences.get("christian_perspective") is True
 
     newest = page.get_by_test_id("memory-item").first
