@@ -117,7 +117,10 @@ class ThrottledSignIn:
     throttle_wait: float | None = None
 
     def clean(self) -> dict[str, Any]:
-        if self.request is not None and self.request.method == "POST":
+        cleaned: dict[str, Any] = self.cleaned_data  # type: ignore[attr-defined]
+        # A form sent without a username or a password checks no password: it costs no attempt.
+        missing = not cleaned.get("username") or not cleaned.get("password")
+        if self.request is not None and self.request.method == "POST" and not missing:
             self.throttle_wait = sign_in_wait(self.request)
             if self.throttle_wait is not None:
                 raise ValidationError(SIGN_IN_THROTTLED, code="throttled")

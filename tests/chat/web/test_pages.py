@@ -130,6 +130,19 @@ def test_too_many_sign_in_attempts_from_one_address_are_refused_with_a_clear_mes
 
 
 @pytest.mark.usefixtures("three_sign_ins_a_minute")
+def test_an_empty_field_says_so_and_costs_no_attempt(user: Any) -> None:
+    """The page came back with no message (only non-field errors were shown), and each
+    empty submit spent one of the attempts, until the user was locked out."""
+    client = Client(headers={"Accept-Language": "pt-BR"})
+    empty = [client.post("/login/", {"username": "ana", "password": ""}) for _ in range(5)]
+
+    assert {r.status_code for r in empty} == {200}
+    assert "Informe seu usuário e sua senha." in empty[0].content.decode()
+    response = client.post("/login/", {"username": "ana", "password": "pass-ana-123"})
+    assert response.status_code == 302
+
+
+@pytest.mark.usefixtures("three_sign_ins_a_minute")
 def test_signing_in_under_the_attempt_limit_still_works(user: Any) -> None:
     client = Client()
     client.post("/login/", {"username": "ana", "password": "typo"})
