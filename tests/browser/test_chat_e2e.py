@@ -10,6 +10,7 @@ from playwright.sync_api import Page, Route, expect
 
 from tests.browser.conftest import (
     PHONE_EN,
+    PHONE_PT,
     REPLY_TIMEOUT_MS,
     SIZES,
     clients,
@@ -365,3 +366,21 @@ def test_pasted_data_becomes_an_attachment_the_user_can_open(
     dialog.get_by_role("button", name="Close").click()
     expect(dialog).to_be_hidden()
     expect(show_all).to_be_focused()
+
+
+@clients([PHONE_PT])
+def test_a_pasted_blocks_title_reads_in_the_pages_language(page: Page, base_url: str, user: Any, settings: Any) -> None:
+    """The extractor's titles are stored in English for the model; a pt-BR page showed
+    "CSV data" on the attachment and in its dialog."""
+    settings.LLM_MAX_INPUT_TOKENS = 1_000
+    rows = "\n".join(f"2024-05-{day:02d},mercado,{day * 7}.50" for day in range(1, 21))
+    sign_in(page, base_url)
+    start_conversation(page)
+
+    send(page, f"Resuma:\n```csv\ndata,lugar,valor\n{rows}\n```")
+
+    attachment = page.locator("[data-testid=message][data-role=user] [data-testid=attachment]").first
+    expect(attachment.locator(".attachment-name")).to_have_text("Dados CSV", timeout=REPLY_TIMEOUT_MS)
+    attachment.locator("summary").click()
+    attachment.get_by_test_id("show-all").click()
+    expect(page.locator("#document-title")).to_have_text("Dados CSV")

@@ -9,7 +9,7 @@
 (() => {
   const root = document.getElementById("app");
   if (!root) return;
-  const { api, resultsOf, el, button, formatSize, formatTime, copyText, skillLabel } = window.LA;
+  const { api, resultsOf, el, button, formatSize, formatTime, copyText, skillLabel, documentTitle } = window.LA;
   const gettext = window.gettext;
 
   const API = root.dataset.apiRoot;
@@ -452,7 +452,7 @@
   }
 
   function renderAttachment(doc) {
-    const name = doc.title || doc.file_name || gettext("Document");
+    const name = documentTitle(doc.title) || doc.file_name || gettext("Document");
     const summary = el("summary", {}, [
       el("span", { className: "attachment-name", text: name }),
       el("span", { className: "attachment-size", text: doc.size_bytes ? formatSize(doc.size_bytes) : "" }),
@@ -916,7 +916,7 @@
     clearAlert();
     try {
       const full = await api(`documents/${doc.id}/`);
-      $("document-title").textContent = full.title || full.file_name || doc.file_name || gettext("Document");
+      $("document-title").textContent = documentTitle(full.title) || full.file_name || doc.file_name || gettext("Document");
       $("document-meta").textContent = [full.mime_type, formatSize(full.size_bytes), full.summary].filter(Boolean).join(" · ");
       $("document-content").textContent = full.content || "";
       els.dialog.showModal();

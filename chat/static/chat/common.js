@@ -202,8 +202,26 @@ window.LA = (() => {
     return Object.hasOwn(SKILL_LABELS, name) ? SKILL_LABELS[name] : name;
   }
 
+  // The titles the extractor gives pasted blocks (documents/extraction.py), stored in
+  // English for the model; shown in the reader's language, numbered as stored ("Table 2").
+  const DOCUMENT_KINDS = {
+    "CSV data": gettext("CSV data"),
+    Table: gettext("Table"),
+    List: gettext("List"),
+    "JSON block": gettext("JSON block"),
+    "Quoted transcript": gettext("Quoted transcript"),
+    Code: gettext("Code"),
+  };
+
+  function documentTitle(title) {
+    const match = /^(CSV data|Table|List|JSON block|Quoted transcript|Code)(?: \(([\w+#.-]+)\))?( \d+)?$/.exec(title || "");
+    if (!match) return title;
+    const [, kind, language, number] = match;
+    return `${DOCUMENT_KINDS[kind]}${language ? ` (${language})` : ""}${number || ""}`;
+  }
+
   return {
-    API, lang, ApiError, api, resultsOf, el, button, formatSize, formatTime, copyText, signInAgain, skillLabel,
+    API, lang, ApiError, api, resultsOf, el, button, formatSize, formatTime, copyText, signInAgain, skillLabel, documentTitle,
     onSignIn: (callback) => { beforeSignIn = callback; },
   };
 })();
