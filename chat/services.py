@@ -49,7 +49,7 @@ from .answering import fail
 from .failures import Failure
 from .reply_progress import clear_events, publish_final
 from skills.commands import CommandPlan, plan_commands
-from .language import SUPPORTED, django_language, fallback_language
+from .language import django_language, fallback_language
 from .limits import bounded
 from .memory import memory_section
 from .light_context_store import context_tools, prompt_section_for
@@ -133,7 +133,6 @@ def submit_message(
             replacing=replacing,
         )
     )
-    follow_language(profile, understood.analysis.language)
     return Submission(user_message, assistant_message)
 
 
@@ -408,15 +407,6 @@ def save_conversation_state(conversation: Conversation, plan: SkillPlan, *, unde
         fields += ["title", "title_source"]
     if fields:
         conversation.save(update_fields=[*fields, "updated_at"])
-
-
-def follow_language(profile: Profile, language: str | None) -> None:
-    """A profile without a language takes the first one the user writes in (pt, en or es).
-
-    Only an unset language is filled: one the user chose (``PATCH /api/v1/me/``) stays.
-    """
-    if language in SUPPORTED and not profile.language:
-        Profile.objects.filter(pk=profile.pk, language="").update(language=language)
 
 
 def join_sections(*sections: str) -> str:

@@ -153,7 +153,7 @@ class MeView(APIView):
         request=ProfileUpdateSerializer,
         responses={200: ProfileSerializer},
         description="Changes only the fields it names. `preferences` flags merge into the stored ones "
-        '(send {"christian_perspective": false} to turn one off); `language` null unsets it: the next message whose language is detected sets it again.',
+        '(send {"christian_perspective": false} to turn one off); `language` null unsets it: pages and answers then follow the Accept-Language header.',
     )
     def patch(self, request: Request) -> Response:
         profile = _profile(request)
