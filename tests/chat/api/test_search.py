@@ -25,6 +25,20 @@ def test_search_matches_titles_and_messages_case_insensitively(api, send):
     assert len(found(api, "")) == 2
 
 
+def test_accents_and_case_never_matter(api, send):
+    """Many people type Portuguese without accents: "familia" found nothing of "Família"
+    (and on SQLite "FAMÍLIA" did not match "família" either: LIKE folds ASCII only)."""
+    family = api.post("/api/v1/conversations/", {"title": "Família"}, format="json").json()
+    work = api.post("/api/v1/conversations/", {"title": "Trabalho"}, format="json").json()
+    send(api, work["id"], {"content": "Reunião às 15h sobre promoção"})
+    send(api, family["id"], {"content": "ok"})
+
+    for text in ("familia", "FAMÍLIA", "Familia", "família"):
+        assert found(api, text) == ["Família"], text
+    for text in ("reuniao", "PROMOCAO", "promoção"):
+        assert found(api, text) == ["Trabalho"], text
+
+
 def test_search_never_shows_another_users_conversations(api, other_api, send):
     mine = api.post("/api/v1/conversations/", {"title": "Segredo"}, format="json").json()
     send(api, mine["id"], {"content": "senha do banco"})
@@ -46,6 +60,9 @@ def test_full_text_search_on_postgres(api, send):
     assert found(api, "mercado ontem") == ["Finanças"]
     assert found(api, "Mercado") == ["Finanças"]
     assert found(api, "mercado -ontem") == []
+    send(api, conversation["id"], {"content": "Reunião de família às 15h"})
+    assert found(api, "reuniao familia") == ["Finanças"]
+    assert found(api, "financas") == ["Finanças"]
 
 
 def test_a_search_longer_than_200_characters_is_a_400(api):
