@@ -37,8 +37,10 @@ class Conversation(models.Model):
     language = models.CharField(max_length=8, blank=True)
 
     class Meta:
-        ordering = ["-created_at", "-id"]
-        indexes = [models.Index(fields=["owner", "-created_at", "-id"], name="conv_owner_created")]
+        # Most recently active first, as chat apps list them: a message (or a rename) moves
+        # a conversation up.
+        ordering = ["-updated_at", "-id"]
+        indexes = [models.Index(fields=["owner", "-updated_at", "-id"], name="conv_owner_updated")]
 
     def __str__(self) -> str:
         return self.title or f"Conversation {self.pk}"

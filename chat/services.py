@@ -587,6 +587,8 @@ def regenerate_reply(reply: Message) -> Submission:
             call.pk, call.message = None, new
         ToolCall.objects.bulk_create(confirmed)
         remember_relations(new, tool_calls=confirmed)
+        # A new reply is activity: the conversation moves up its owner's list.
+        Conversation.objects.filter(pk=locked.pk).update(updated_at=timezone.now())
         if answer is None:
             dispatch_reply(new)
     user_message = old.reply_to

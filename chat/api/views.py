@@ -97,6 +97,12 @@ class NewestFirst(CursorPagination):
             raise ValidationError({self.cursor_query_param: [self.invalid_cursor_message]}) from None
 
 
+class RecentlyActiveFirst(NewestFirst):
+    """Conversations: the one written in last comes first (its ``updated_at``)."""
+
+    ordering = ("-updated_at", "-id")
+
+
 def owned_conversations(user: User) -> QuerySet[Conversation]:
     """The only way views reach conversations: scoped to their owner."""
     return Conversation.objects.filter(owner=user)
@@ -117,11 +123,11 @@ class ConversationViewSet(
     mixins.DestroyModelMixin,
     viewsets.GenericViewSet,
 ):
-    """Create, list (newest first), retrieve, rename and delete your conversations."""
+    """Create, list (most recently active first), retrieve, rename and delete your conversations."""
 
     queryset = Conversation.objects.none()  # for schema generation; requests use get_queryset
     serializer_class = ConversationSerializer
-    pagination_class = NewestFirst
+    pagination_class = RecentlyActiveFirst
 
     def get_queryset(self) -> QuerySet[Conversation]:
         conversations = owned_conversations(request_user(self.request))

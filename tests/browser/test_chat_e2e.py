@@ -167,7 +167,8 @@ def test_conversations_are_listed_newest_first_and_can_be_renamed_and_deleted(
     page.get_by_label("Conversation title").fill("Lisbon trip")
     page.get_by_label("Conversation title").press("Enter")
     expect(page.locator("#conversation-title")).to_have_text("Lisbon trip")
-    expect(page.locator(".conversation-link")).to_have_text(["Newer budget", "Lisbon trip"])
+    expect(page.get_by_role("button", name="Rename")).to_be_focused()  # not the page's top
+    expect(page.locator(".conversation-link")).to_have_text(["Lisbon trip", "Newer budget"])  # changed last
     older.refresh_from_db()
     assert older.title == "Lisbon trip"
 
@@ -175,7 +176,27 @@ def test_conversations_are_listed_newest_first_and_can_be_renamed_and_deleted(
     page.get_by_role("button", name="Delete").click()
     expect(page.locator(".conversation-link")).to_have_text(["Newer budget"])
     expect(page).to_have_url(f"{base_url}/")
+    expect(page.locator("#new-conversation")).to_be_focused()
     assert not Conversation.objects.filter(pk=older.pk).exists()
+
+
+def test_a_conversation_moves_to_the_top_of_the_list_when_a_message_is_sent(page: Page, base_url: str, user: Any) -> None:
+    """The list was by creation: sending in an older conversation left it where it was."""
+    from chat.models import Conversation
+
+    older = Conversation.objects.create(owner=user, title="Older trip plans")
+    Conversation.objects.create(owner=user, title="Newer budget")
+    sign_in(page, base_url)
+    expect(page.locator(".conversation-link")).to_have_text(["Newer budget", "Older trip plans"])
+    page.get_by_role("link", name="Older trip plans").click()
+
+    send(page, "Oi")
+
+    expect(page.locator(".conversation-link")).to_have_text(["Older trip plans", "Newer budget"])
+    expect(last_reply(page)).to_have_attribute("data-status", "done", timeout=REPLY_TIMEOUT_MS)
+    page.reload()
+    expect(page.locator(".conversation-link")).to_have_text(["Older trip plans", "Newer budget"])
+    assert older.pk
 
 
 def test_new_conversation_reuses_the_open_one_while_it_is_empty(page: Page, base_url: str, user: Any) -> None:

@@ -72,10 +72,12 @@ def test_without_live_updates_the_polled_reply_can_be_stopped_and_shows_its_stat
     expect(reply).to_have_attribute("data-status", "running")
     expect(reply.get_by_test_id("tool-progress")).to_be_hidden()
     expect(page.get_by_test_id("stop")).to_be_visible()
-    page.get_by_test_id("stop").click()
+    page.get_by_test_id("stop").focus()
+    page.keyboard.press("Enter")
 
     expect(reply).to_have_attribute("data-status", "cancelled", timeout=REPLY_TIMEOUT_MS)
     expect(page.get_by_test_id("stop")).to_be_hidden()
+    expect(page.get_by_test_id("composer")).to_be_focused()  # not lost with the hidden button
 
 
 def test_text_typed_while_a_message_is_sending_stays_in_the_box(page: Page, base_url: str, user: Any) -> None:

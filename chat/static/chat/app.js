@@ -216,6 +216,22 @@
       state.current = conversation;
       renderConversationHeader();
     }
+    sortConversations();
+    renderConversationList();
+  }
+
+  // The list runs most recently active first, as the API lists it (a message or a rename
+  // moves a conversation up).
+  function sortConversations() {
+    const when = (conversation) => Date.parse(conversation.updated_at || conversation.created_at) || 0;
+    state.conversations.sort((a, b) => when(b) - when(a) || b.id - a.id);
+  }
+
+  function touchConversation(id) {
+    const conversation = state.conversations.find((c) => c.id === id);
+    if (!conversation) return;
+    conversation.updated_at = new Date().toISOString();
+    sortConversations();
     renderConversationList();
   }
 
@@ -248,9 +264,11 @@
   }
 
   function endRename() {
+    const hadFocus = els.renameForm.contains(document.activeElement);
     els.renameForm.hidden = true;
     els.title.hidden = false;
     els.conversationActions.hidden = false;
+    if (hadFocus) $("rename-conversation").focus(); // not lost to the page's top with the hidden form
   }
 
   async function submitRename(event) {
@@ -279,6 +297,7 @@
       state.conversations = state.conversations.filter((c) => c.id !== conversation.id);
       renderConversationList();
       closeConversation({ push: true });
+      $("new-conversation").focus(); // the button that had it is gone with the conversation
       announce(gettext("Conversation deleted."));
     } catch (err) {
       showAlert(err.message);
@@ -634,6 +653,7 @@
       }
     }
     if (result.user_message) upsertMessage(result.user_message);
+    if (state.current) touchConversation(state.current.id);
     if (result.assistant_message) {
       upsertMessage(result.assistant_message);
       watchReply(result.assistant_message.id);
@@ -738,6 +758,12 @@
       // The message view refreshes on the next load; the alert above already says what failed.
     }
     refreshActions();
+    // The card was rebuilt: focus its new state, not the page's top.
+    const card = document.querySelector(`[data-action-id="${actionId}"]`);
+    if (card) {
+      card.tabIndex = -1;
+      card.focus();
+    }
   }
 
   // ---------------------------------------------------------------- following replies
@@ -887,6 +913,8 @@
   async function stopReply() {
     const id = activeReply();
     if (id === null) return;
+    // Stop hides itself as the reply ends: the keyboard carries on from the message box.
+    if (document.activeElement === els.stop) els.input.focus();
     try {
       const message = await api(`messages/${id}/cancel/`, { method: "POST" });
       // The stream delivers "cancelled"; without one (polling) the answer is the final state.

@@ -78,3 +78,17 @@ def test_page_size_is_capped(api):
         bad = api.get(f"/api/v1/conversations/?page_size={unreadable}")
         assert bad.status_code == 400, unreadable
         assert bad.json()["errors"] == {"page_size": ["Use a whole number from 1 up."]}
+
+
+def test_the_list_runs_most_recently_active_first(api, send, shipped_skills):
+    """It ran by creation: writing in an older conversation left it down the list."""
+    older = api.post("/api/v1/conversations/", {"title": "Older"}, format="json").json()
+    api.post("/api/v1/conversations/", {"title": "Newer"}, format="json")
+
+    def titles():
+        return [c["title"] for c in api.get("/api/v1/conversations/").json()["results"]]
+
+    assert titles() == ["Newer", "Older"]
+    send(api, older["id"], {"content": "Oi de novo"})
+    assert titles() == ["Older", "Newer"]
+    assert [c["title"] for c in api.get("/api/v1/conversations/", {"page_size": 1}).json()["results"]] == ["Older"]
