@@ -127,6 +127,7 @@ def env_database(name: str, default: str) -> dict[str, Any]:
     # Health checks make the pool test a connection before handing it out, so one that
     # PostgreSQL dropped (a restart, a failover, an idle timeout) is replaced, not a 500.
     config["CONN_HEALTH_CHECKS"] = True
+    config["ENGINE"] = "lifeassistant.postgresql"  # Django's, with the pool's dead connections dropped together
     config["OPTIONS"] = {
         **config.get("OPTIONS", {}),
         "pool": {

@@ -35,6 +35,38 @@ def test_a_pooled_connection_the_server_dropped_is_replaced_not_a_500() -> None:
         assert cursor.fetchone() == (1,)
 
 
+def test_many_idle_connections_the_server_dropped_do_not_make_a_request_wait_them_out() -> None:
+    """After a restart every idle pooled connection is dead. The pool tried them one at a
+    time with a growing backoff (1 s, 2 s, 4 s…): with six of them a request ran past the
+    pool's 10 s timeout and failed. The first failed check now drops them all."""
+    if connection.vendor != "postgresql":
+        pytest.skip("needs DATABASE_URL=postgres://...")
+    import threading
+
+    from django.db import connections
+
+    def query() -> None:
+        try:
+            with connection.cursor() as cursor:
+                cursor.execute("SELECT pg_sleep(0.2)")
+        finally:
+            connections.close_all()
+
+    threads = [threading.Thread(target=query) for _ in range(6)]
+    for thread in threads:
+        thread.start()
+    for thread in threads:
+        thread.join(timeout=30)
+    connection.close()
+    assert connection.pool.get_stats()["pool_available"] >= 6
+    _drop_every_other_backend()
+
+    connection.close_if_unusable_or_obsolete()
+    with connection.cursor() as cursor:
+        cursor.execute("SELECT 1")
+        assert cursor.fetchone() == (1,)
+
+
 def test_healthz_reports_the_database(client) -> None:
     if connection.vendor != "postgresql":
         pytest.skip("needs DATABASE_URL=postgres://...")
