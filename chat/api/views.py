@@ -88,13 +88,11 @@ class NewestFirst(CursorPagination):
         return parameters
 
     def paginate_queryset(self, queryset: Any, request: Request, view: Any = None) -> list[Any] | None:
-        # An unreadable cursor is a bad query parameter, a 400 like page_size's: DRF's 404
-        # read to clients as "this list is gone". A tampered one can also decode to a
-        # position that is not a timestamp.
+        # A tampered cursor can decode to a position that is not a timestamp.
         try:
             return super().paginate_queryset(queryset, request, view)
-        except (NotFound, DjangoValidationError, ValueError, TypeError):
-            raise ValidationError({self.cursor_query_param: [self.invalid_cursor_message]}) from None
+        except (DjangoValidationError, ValueError, TypeError):
+            raise NotFound(self.invalid_cursor_message) from None
 
 
 class RecentlyActiveFirst(NewestFirst):
