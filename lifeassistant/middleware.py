@@ -43,10 +43,12 @@ class RequestSizeLimitMiddleware:
 
 
 def too_large() -> JsonResponse:
-    return JsonResponse(
-        {"detail": _("The request body is too large (at most %(limit)s bytes).") % {"limit": settings.REQUEST_MAX_BYTES}},
-        status=413,
-    )
+    return JsonResponse({"detail": too_large_detail()}, status=413)
+
+
+def too_large_detail() -> str:
+    """The 413's sentence, here and from the API's JSON parser (``chat.api.parsers``)."""
+    return _("The request body is too large (at most %(limit)s bytes).") % {"limit": settings.REQUEST_MAX_BYTES}
 
 
 def announced_length(request: HttpRequest) -> int:

@@ -20,6 +20,8 @@ from rest_framework.exceptions import APIException, ParseError
 from rest_framework.parsers import JSONParser as DRFJSONParser
 from rest_framework.parsers import get_encoding  # type: ignore[attr-defined]
 
+from lifeassistant.middleware import too_large_detail
+
 # Deeper than any body the API accepts, far below Python's recursion limit.
 MAX_JSON_DEPTH = 32
 
@@ -28,10 +30,6 @@ class RequestTooLarge(APIException):
     status_code = status.HTTP_413_REQUEST_ENTITY_TOO_LARGE
     default_detail = gettext_lazy("The request body is too large.")
     default_code = "request_too_large"
-
-
-def too_large_detail() -> str:
-    return _("The request body is too large (at most %(limit)s bytes).") % {"limit": settings.REQUEST_MAX_BYTES}
 
 
 class JSONParser(DRFJSONParser):

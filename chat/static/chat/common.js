@@ -213,8 +213,10 @@ window.LA = (() => {
     Code: gettext("Code"),
   };
 
+  const DOCUMENT_TITLE = new RegExp(`^(${Object.keys(DOCUMENT_KINDS).join("|")})(?: \\(([\\w+#.-]+)\\))?( \\d+)?$`);
+
   function documentTitle(title) {
-    const match = /^(CSV data|Table|List|JSON block|Quoted transcript|Code)(?: \(([\w+#.-]+)\))?( \d+)?$/.exec(title || "");
+    const match = DOCUMENT_TITLE.exec(title || "");
     if (!match) return title;
     const [, kind, language, number] = match;
     return `${DOCUMENT_KINDS[kind]}${language ? ` (${language})` : ""}${number || ""}`;
