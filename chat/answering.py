@@ -312,16 +312,30 @@ def _offered_tools(message: Message) -> list[dict[str, Any]]:
 
 def _opening(message: Message, history: list[Message]) -> tuple[str, bool]:
     """The conversation's first user message, and whether ``history`` starts with it."""
-    first = (
+    first = _first_user_message(message, history)
+    if first is None or first.pk == message.reply_to_id:
+        return "", True
+    shown = bool(history) and history[0].pk == first.pk
+    return bounded(user_text(first), settings.HISTORY_MESSAGE_MAX_CHARS), shown
+
+
+def _first_user_message(message: Message, history: list[Message]) -> Message | None:
+    """The conversation's first live user message: read from ``history`` when its scan
+    reached the conversation's start (fewer rows than the cap), else queried."""
+    if len(history) < settings.HISTORY_SCAN_MESSAGES:
+        # User messages are always done, so the scan holds every live one before this
+        # reply except the one it answers, which may be older (a regenerated reply).
+        candidates = [past for past in history if past.role == Message.Role.USER][:1]
+        asked = message.reply_to
+        if asked is not None and asked.superseded_at is None:
+            candidates.append(asked)
+        return min(candidates, key=lambda row: (row.created_at, row.pk), default=None)
+    return (
         Message.objects.filter(conversation=message.conversation, role=Message.Role.USER, superseded_at__isnull=True)
         .order_by("created_at", "id")
         .only("content", "intent")
         .first()
     )
-    if first is None or first.pk == message.reply_to_id:
-        return "", True
-    shown = bool(history) and history[0].pk == first.pk
-    return bounded(user_text(first), settings.HISTORY_MESSAGE_MAX_CHARS), shown
 
 
 def _confirmation_parts(user_message: Message, confirmed: bool) -> tuple[str, str]:

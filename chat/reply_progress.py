@@ -15,11 +15,13 @@ from collections.abc import Callable
 from typing import Any
 
 from django.conf import settings
+from django.db.models import Prefetch, prefetch_related_objects
 
+from documents.models import ChatDocument
 from lifeassistant.event_log import EventLog, EventLogUnavailable, event_log
 
 from .api.serializers import MessageSerializer
-from .models import Message
+from .models import Message, PendingAction
 
 logger = logging.getLogger(__name__)
 
@@ -118,14 +120,23 @@ def publish_status(message_id: int, status: str, **extra: Any) -> None:
 
 def ended_reply(message_id: int) -> Message | None:
     """The reply with what the API shows of it (tool calls, actions, documents, the
-    message it answers), or None while it has not ended."""
+    message it answers), or None while it has not ended.
+
+    Ended on every reply, so it reads no relation that must be empty: a reply holds no
+    documents (pasted content is attached to the user's message), and only a tool call
+    proposes an action, so a reply without tool calls has none.
+    """
     message = (
         Message.objects.filter(pk=message_id)
         .select_related("conversation", "reply_to")
-        .prefetch_related("tool_calls", "documents", "pending_actions")
+        .prefetch_related("tool_calls", Prefetch("documents", queryset=ChatDocument.objects.none()))
         .first()
     )
-    return message if message is not None and message.has_ended else None
+    if message is None or not message.has_ended:
+        return None
+    actions = None if message.tool_calls.all() else PendingAction.objects.none()
+    prefetch_related_objects([message], Prefetch("pending_actions", queryset=actions))
+    return message
 
 
 def publish_final(message_id: int) -> bool:

@@ -145,6 +145,19 @@ def test_spiritual_opt_in_through_the_preferences(api: Any, scripted_llm: Any, s
     assert "spiritual" in json.dumps(scripted_llm.requests[-1]["messages"][0]["content"])
 
 
+def _long_conversation(conversation: dict[str, Any], size: int) -> Conversation:
+    """``size`` finished messages opened by a money goal, each of ~50 tokens."""
+    from chat.models import Message
+
+    row = Conversation.objects.get(pk=conversation["id"])
+    Message.objects.bulk_create(
+        Message(conversation=row, role="user" if n % 2 == 0 else "assistant", status="done",
+                content="Quero organizar minhas finanças este ano" if n == 0 else f"mensagem {n} " + "bla " * 40)
+        for n in range(size)
+    )
+    return row
+
+
 def test_a_2000_message_conversation_answers_with_a_bounded_prompt(
     api: Any, user: Any, conversation: dict[str, Any], scripted_llm: Any, say: Any, settings: Any
 ) -> None:
@@ -152,12 +165,7 @@ def test_a_2000_message_conversation_answers_with_a_bounded_prompt(
     from lifeassistant.tokens import count_tokens
 
     settings.LLM_MAX_INPUT_TOKENS = 8_000
-    row = Conversation.objects.get(pk=conversation["id"])
-    Message.objects.bulk_create(
-        Message(conversation=row, role="user" if n % 2 == 0 else "assistant", status="done",
-                content="Quero organizar minhas finanças este ano" if n == 0 else f"mensagem {n} " + "bla " * 40)
-        for n in range(2000)
-    )
+    row = _long_conversation(conversation, 2000)
     # A big old tool result, far back, and one in the latest turn.
     old, latest = Message.objects.filter(conversation=row, role="assistant").order_by("id")[1990 // 2], Message.objects.filter(conversation=row, role="assistant").latest("id")
     ToolCall.objects.create(message=old, call_id="old", iteration=1, tool="get_finance_summary", ok=True, result={"rows": "x" * 5000})
@@ -181,6 +189,34 @@ def test_a_2000_message_conversation_answers_with_a_bounded_prompt(
     result_ids = [m["tool_call_id"] for m in messages if m["role"] == "tool"]
     assert call_ids == result_ids == ["new"]
     assert "y" * 3000 in messages[[m.get("tool_call_id") for m in messages].index("new")]["content"]
+
+
+@pytest.mark.parametrize("earlier", [120, 600])
+def test_the_opening_comes_back_as_a_note_whether_or_not_the_scan_reaches_it(
+    conversation: dict[str, Any], scripted_llm: Any, say: Any, settings: Any, earlier: int
+) -> None:
+    """Under HISTORY_SCAN_MESSAGES the scan itself holds the first message; past it, it is read."""
+    settings.LLM_MAX_INPUT_TOKENS = 8_000
+    _long_conversation(conversation, earlier)
+    scripted_llm.reply_text("Certo!")
+
+    say("e agora?")
+
+    messages = scripted_llm.requests[-1]["messages"]
+    assert not any("mensagem 2 " in (m.get("content") or "") for m in messages)  # the oldest turns were dropped
+    assert "Quero organizar minhas finanças este ano" in messages[1]["content"]
+
+
+def test_a_first_message_replayed_whole_is_not_repeated_as_a_note(scripted_llm: Any, say: Any) -> None:
+    scripted_llm.reply_text("Ok.")
+    say("Quero organizar minhas finanças este ano")
+    scripted_llm.reply_text("Certo!")
+
+    say("e agora?")
+
+    contents = [m.get("content") or "" for m in scripted_llm.requests[-1]["messages"]]
+    assert sum("Quero organizar minhas finanças este ano" in text for text in contents) == 1
+    assert contents[1] == "Quero organizar minhas finanças este ano"
 
 
 def test_a_spanish_speaker_gets_spanish_fixed_texts(scripted_llm: Any, say: Any) -> None:

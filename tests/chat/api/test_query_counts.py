@@ -15,11 +15,14 @@ from chat.models import Conversation, Message, ToolCall
 from chat.tasks import generate_reply
 
 POST_MAX = 10  # 8 statements (one reads what is known about the user) + SAVEPOINT/RELEASE
-# Claim (2), history (2), the opening message, done, then the ended reply loaded once for the
-# light context and the final event (the message and its three prefetches): 10. The streamed
-# text is saved per batch, except the last batch, which "done" saves (a one-batch reply here:
-# 11 when that batch was saved twice). Was 15 before the ended reply was shared.
-REPLY_MAX = 10
+# Claim (2), history (2), the opening message (read from the history scan when the scan
+# reached the conversation's start), done, then the ended reply loaded once for the light
+# context and the final event (the message and its tool calls; its actions only when it made
+# tool calls, and never documents, which belong to the user's message): 8. The streamed text
+# is saved per batch, except the last batch, which "done" saves (a one-batch reply here: one
+# more when that batch was saved twice). Was 15 before the ended reply was shared, 10 before
+# it skipped the relations that must be empty.
+REPLY_MAX = 8
 LIST_MAX = 5
 DETAIL_MAX = 4
 
