@@ -31,13 +31,15 @@ a. fires again at least one skill still active: the topic goes on and another jo
 b. refers back to what was said (:data:`REFERS_BACK`, e.g. "isso", "disso",
    "também", "além disso", "this", "that", "also", "too"):
    "e por causa disso não durmo" while finance is active: finance, health; or
-c. fires only companion skills (:data:`~skills.domain.COMPANION_SKILLS`, the
-   counselor): a feeling with no topic of its own is about the topic at hand
-   ("estou desesperada" while finance is active: counselor, finance).
+c. fires a companion skill (:data:`~skills.domain.COMPANION_SKILLS`, the counselor):
+   a feeling is about the topic at hand, also when the message names a symptom of
+   its own ("estou desesperada" while finance is active: counselor, finance; "to
+   desesperada, nem durmo direito": counselor, finance, health).
 
 A message that announces a new subject (:data:`CHANGES_TOPIC`, e.g. "mudando de
 assunto", "by the way") always replaces, and so does any other message: "gastei 50
-no mercado" then "corri 5 km hoje" is health alone.
+no mercado" then "corri 5 km hoje" is health alone. When such a message fires
+nothing, inertia keeps nothing either: "by the way, any tips?" leaves finance behind.
 """
 
 import re
@@ -166,7 +168,7 @@ def decide(
     if explicit is not None and explicit in allowed:
         forced = {allowed[explicit], *triggered}
         return _detection(by_priority(forced), "explicit", matched, now)
-    kept = _kept_by_inertia(state, allowed, inertia_messages)
+    kept = () if cue is Cue.CHANGES_TOPIC else _kept_by_inertia(state, allowed, inertia_messages)
     if triggered:
         if kept and _topics_co_occur(triggered, kept, cue):
             return _detection(by_priority({*kept, *triggered}), "combined", matched, now)
@@ -219,14 +221,13 @@ def _detection(
 def _topics_co_occur(
     triggered: Sequence[SkillDefinition], kept: Sequence[SkillDefinition], cue: Cue
 ) -> bool:
-    """Tell whether the fired skills join the kept ones (rules a, b, c of the docstring)."""
-    if cue is Cue.CHANGES_TOPIC:
-        return False
+    """Tell whether the fired skills join the kept ones (rules a, b, c of the docstring);
+    after an announced new subject nothing is kept, so this is not asked."""
     fired = {skill.name for skill in triggered}
     return (
         bool(fired & {skill.name for skill in kept})
         or cue is Cue.REFERS_BACK
-        or fired <= COMPANION_SKILLS
+        or not fired.isdisjoint(COMPANION_SKILLS)
     )
 
 

@@ -33,6 +33,10 @@ Matching ignores case and accents, in the pattern and in the message alike:
     finance fire by their own patterns) but not for "insônia" or "dívidas" alone.
     Compound patterns do not chain: ``@skill`` never counts another compound.
 
+A topic the user sets aside fires nothing: in "não quero falar de trabalho hoje" or
+"I don't want to talk about money", up to three words after the phrase (:data:`SETS_ASIDE`),
+up to a punctuation mark, are skipped by every skill, whatever its patterns.
+
 Punctuation is kept: ``não sei o que fazer`` does not fire on "não sei, o que fazer".
 A pattern needs at least one letter or digit, at most 100 characters (a compound
 pattern 300) and a single line.
@@ -64,6 +68,44 @@ ALL_OF = "&"
 ANY_OF = "|"
 
 _SKILL_NAME = re.compile(r"[a-z0-9_-]+")
+
+
+def _phrases(openings: Iterable[str], joins: Iterable[str]) -> tuple[str, ...]:
+    """Every opening followed by every join word."""
+    return tuple(f"{opening} {join}" for opening in openings for join in joins)
+
+
+# Phrases (normalized) by which a message sets a topic aside: the words right after one
+# name what the user does NOT want to discuss. "nem me fala de dinheiro" is left out: it
+# usually goes on about that very worry.
+SETS_ASIDE: tuple[str, ...] = (
+    *_phrases(
+        ("nao quero falar", "nao quero falar nada", "nao vamos falar", "nao precisamos falar", "sem falar",
+         "chega de falar", "nao to perguntando", "nao estou perguntando", "nao quero papo", "sem papo",
+         "nao quero saber", "nao me pergunta", "nao me pergunte", "para de perguntar", "para de falar"),
+        ("de", "do", "da", "dos", "das", "sobre", "em", "no", "na"),
+    ),
+    *_phrases(
+        ("don't want to talk", "dont want to talk", "do not want to talk", "don't wanna talk", "dont wanna talk",
+         "let's not talk", "lets not talk", "not asking", "i'm not asking", "im not asking", "don't ask me",
+         "dont ask me", "stop asking me", "stop talking"),
+        ("about",),
+    ),
+    "stop bringing up", "stop mentioning", "don't mention", "dont mention",
+    *_phrases(("no quiero hablar", "no hablemos"), ("de", "del", "sobre")),
+)
+SET_ASIDE_WORDS = 3
+_SET_ASIDE = re.compile(
+    r"(?<!\w)(?:" + "|".join(sorted(map(re.escape, SETS_ASIDE), key=len, reverse=True)) + r")(?!\w)"
+    r"((?:\s+[\w'-]+){1," + str(SET_ASIDE_WORDS) + r"})"
+)
+
+
+def set_aside_spans(normalized: str) -> list[tuple[int, int]]:
+    """The spans of ``normalized`` (see :func:`lifeassistant.text.normalize`) holding a
+    topic set aside: the words after each :data:`SETS_ASIDE` phrase."""
+    return [found.span(1) for found in _SET_ASIDE.finditer(normalized)]
+
 
 # What a compiled pattern does when it matches.
 _TRIGGER = "trigger"  # fires its skill
@@ -305,9 +347,13 @@ class TriggerMatcher:
         """
         if self._regex is None:
             return {}
-        hits = self._hits(normalize(text))
+        normalized = normalize(text)
+        hits = self._hits(normalized)
         if not hits:
             return {}
+        aside = set_aside_spans(normalized)
+        if aside:
+            hits = [hit for hit in hits if not any(hit[1] < high and low < hit[2] for low, high in aside)]
         if self._has_exclusions:
             hits = _without_excluded(hits)
         fired: dict[str, dict[str, None]] = {}

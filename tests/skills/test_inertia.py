@@ -261,6 +261,20 @@ def test_an_announced_change_of_subject_replaces_even_a_back_reference_or_a_feel
     assert decisions[1].reason == "trigger"
 
 
+def test_an_announced_change_of_subject_that_fires_nothing_leaves_the_kept_skills_behind():
+    # finance ... "by the way, any tips?": not a money question any more
+    decisions = run_cued([({"finance": ("divida",)}, Cue.NONE), ({}, Cue.CHANGES_TOPIC), ({}, Cue.NONE)])
+    assert names(decisions[1]) == ["general"] and decisions[1].reason == "fallback"
+    assert names(decisions[2]) == ["general"]  # nor does the next quiet message bring finance back
+
+
+def test_a_feeling_joins_the_topic_also_when_the_message_names_a_symptom():
+    # finance ... "to desesperada, nem durmo direito": the despair is about the debt
+    decisions = run_cued([({"finance": ("divida",)}, Cue.NONE), ({"counselor": ("desesper",), "health": ("durmo",)}, Cue.NONE)])
+    assert names(decisions[1]) == ["counselor", "finance", "health"]
+    assert decisions[1].reason == "combined"
+
+
 def test_nothing_combines_once_inertia_ran_out():
     decisions = run_cued(
         [({"finance": ("divida",)}, Cue.NONE)] + [({}, Cue.NONE)] * 6 + [({"counselor": ("medo",)}, Cue.REFERS_BACK)]

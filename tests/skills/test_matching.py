@@ -287,3 +287,29 @@ def test_malformed_compound_patterns_are_skipped_and_reported():
     matcher = compile_matcher([counselor])
     assert matcher.match("medo") == {"counselor": ("medo",)}
     assert [(skill, pattern) for skill, pattern, _ in matcher.skipped_patterns] == [("counselor", "a & ")]
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "Não quero falar de trabalho hoje",
+        "sem papo de trabalho, por favor",
+        "I don't want to talk about work today",
+        "I’m not asking about work",
+        "no quiero hablar del trabajo",
+        "hoje não quero saber de trabalho",
+        "por favor não me pergunta sobre o trabalho",
+        "please stop bringing up work",
+    ],
+)
+def test_a_topic_the_user_sets_aside_fires_nothing(text):
+    work = make_skill("professional", "trabalh", "=work", "about work", "=trabajo")
+    assert match(text, work) == {}
+
+
+def test_only_the_words_right_after_the_set_aside_phrase_are_skipped():
+    skills = (make_skill("professional", "trabalh"), make_skill("finance", "devendo"))
+    # The clause ends at the comma; what follows is heard again.
+    assert match("não quero falar de trabalho, tô devendo muito", *skills) == {"finance": ("devendo",)}
+    assert match("não quero falar de nada hoje mas o trabalho me cansa", *skills) == {"professional": ("trabalh",)}
+    assert match("quero falar de trabalho", *skills) == {"professional": ("trabalh",)}

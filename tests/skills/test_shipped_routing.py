@@ -188,3 +188,32 @@ def test_a_conversation_combines_debts_with_the_feelings_and_the_sleep_they_cost
     assert ([skill.name for skill in second.active], second.reason) == (["counselor", "finance"], "combined")
     assert ([skill.name for skill in third.active], third.reason) == (["counselor", "finance", "health"], "combined")
     assert ([skill.name for skill in fourth.active], fourth.reason) == (["health"], "trigger")
+
+
+@pytest.mark.parametrize(
+    ("text", "expected"),
+    [
+        # Words a blind held-out set (tests/data/routing-dev-2.jsonl) found missing.
+        ("bebi só 2 garrafinhas de água hj", {"health"}),
+        ("marquei consulta com o cardiologista pra quinta", {"health"}),
+        ("quanto eu ja torrei com uber esse mes?", {"finance"}),
+        ("qual a diferença entre LCI e LCA?", {"finance"}),
+        ("conheci um cara no tinder, primeiro encontro amanhã", {"relationships"}),
+        ("remind me to take my vitamins", {"health"}),
+        ("everything feels pointless right now", {"counselor"}),
+        # And the false positives it found: a bench, luggage, a school assignment, the sky.
+        ("sentei num banco da praça pra ler", {"general"}),
+        ("qual o peso da bagagem de mão na latam?", {"general"}),
+        ("o trabalho de geografia da escola é pra sexta", {"general"}),
+        ("my phone's battery health is at 80%", {"general"}),
+        ("I'm sick of this song", {"general"}),
+        ("não quero falar de trabalho hoje, me conta uma curiosidade", {"general"}),
+    ],
+)
+def test_held_out_vocabulary_and_false_positives(text, expected):
+    assert route(text) == expected
+
+
+def test_heaven_is_faith_only_when_it_is_not_the_sky():
+    assert route("por que o céu é azul?", CHRISTIAN) == {"general"}
+    assert "spiritual" in route("minha avó foi pro céu, será que ela está no céu?", CHRISTIAN)
