@@ -21,7 +21,7 @@ from django.utils import timezone, translation
 from django.utils.translation import gettext as _
 
 from documents.analysis import Analysis
-from documents.language import detect_language
+from documents.language import BROWSER_SWITCH_CONFIDENCE, SWITCH_CONFIDENCE, detect_language
 from documents.listing import DocumentInfo
 from documents.models import ChatDocument
 from documents.services import (
@@ -217,14 +217,17 @@ def understand(
     """
     preprocessed = preprocess(content)
     known = fallback_language(conversation.language, profile.language, accept_language)
-    language = detect_language(content, previous=known)
+    # Only the browser's language (none used or chosen yet) gives way to a less sure vote.
+    switch = SWITCH_CONFIDENCE if conversation.language or profile.language else BROWSER_SWITCH_CONFIDENCE
+    # Command lines ("!date", "/finance …") are not prose: their names would vote English.
+    language = detect_language(preprocessed.cleaned_content, previous=known, switch_confidence=switch)
     commands = commands_of(preprocessed, user=user, profile=profile, catalog=catalog, language=language)
     model_text = commands.model_text or content
-    # The message's own prose (tidied, commands aside) needs no second detection, even when
-    # the first could not tell: each is one more scan of a paste for its blocks. A skill's
-    # arguments or a command's output do.
-    if model_text not in (content, preprocessed.cleaned_content):
-        language = detect_language(model_text, previous=known)
+    # A skill's arguments ("/finance Hoy gasté…") are the user's words too, so they are
+    # judged with the prose; a command's output ("!date") is not the user's language.
+    own_words = "\n\n".join(part for part in (commands.skill_raw_arguments.strip(), preprocessed.cleaned_content) if part)
+    if own_words != preprocessed.cleaned_content:
+        language = detect_language(own_words, previous=known, switch_confidence=switch)
     analysis = analyze_message(model_text, language=language)
     referenced = reference_blocks(user=user, conversation=conversation, references=preprocessed.references)
     intent = bounded(join_sections(analysis.intent, referenced.text), settings.INTENT_MAX_CHARS)

@@ -20,10 +20,14 @@ MIN_CONFIDENCE = 0.5
 # Informal Portuguese (no accents, abbreviations, loanwords) often gets a confident-looking
 # wrong vote: "fale sobre saude e exercicios fisicos" is es 0.61, "meu personal trainer
 # cobra 200 por mes" es 0.58, "blz, entao anota tbm o uber de ontem" nl 0.56, while a
-# sentence really written in another language scores 0.92 or more. So a known language
-# (the conversation's, else the profile's, else the browser's) gives way only to a vote
-# of at least SWITCH_CONFIDENCE.
+# sentence really written in another language scores 0.92 or more. So a language the user
+# has used or chosen (the conversation's, else the profile's) gives way only to a vote of
+# at least SWITCH_CONFIDENCE. The browser's is weaker evidence (many Brazilians run an
+# English system), and a short prose line around a paste ("Analise meus gastos deste mês e
+# me diga onde posso economizar: E estas contas:") scores pt 0.72: it gives way at
+# BROWSER_SWITCH_CONFIDENCE, still above those wrong votes.
 SWITCH_CONFIDENCE = 0.8
+BROWSER_SWITCH_CONFIDENCE = 0.65
 DEFAULT_MIN_LETTERS = 20
 # A paragraph is plenty for the classifier; bounding the sample keeps huge messages cheap.
 SAMPLE_CHARS = 1000
@@ -41,13 +45,17 @@ _ISO_639_1 = re.compile(r"^[a-z]{2}$")
 
 
 def detect_language(
-    text: str, *, previous: str | None = None, min_chars: int = DEFAULT_MIN_LETTERS
+    text: str,
+    *,
+    previous: str | None = None,
+    min_chars: int = DEFAULT_MIN_LETTERS,
+    switch_confidence: float = SWITCH_CONFIDENCE,
 ) -> str | None:
     """Return the ISO 639-1 code of the message's language.
 
     Keeps ``previous`` when the message has too little prose to judge (fewer than
     ``min_chars`` letters once data blocks, code, URLs and numbers are removed), when the model is
-    not confident (under SWITCH_CONFIDENCE for a language other than ``previous``), or when
+    not confident (under ``switch_confidence`` for a language other than ``previous``), or when
     anything goes wrong.
     Never raises.
     """
@@ -64,7 +72,7 @@ def detect_language(
     code, score = str(candidates[0].get("lang", "")).lower(), float(candidates[0].get("score", 0.0))
     if score < MIN_CONFIDENCE or not _ISO_639_1.match(code):
         return previous
-    if previous and code != previous and score < SWITCH_CONFIDENCE:
+    if previous and code != previous and score < switch_confidence:
         return previous
     return code
 

@@ -118,6 +118,20 @@ def test_a_first_short_message_follows_the_profile_then_the_browser(api: Any, us
     assert reply["pending_actions"][0]["summary"] == "Record an expense of R$50.00 (mercado)"
 
 
+def test_portuguese_around_a_paste_beats_an_english_browser(conversation: Any, scripted_llm: Any, say: Any) -> None:
+    """The prose left around the pasted data is short, so the vote is pt 0.72: enough against
+    a browser's language (a Brazilian on an English system), not against a chosen one."""
+    rows = "\n".join(f"2026-11-{n % 28 + 1:02d},Compra {n} no mercado,{n}.50" for n in range(300))
+    scripted_llm.reply_tool_call("create_expense", {"amount": 50, "description": "mercado"})
+    scripted_llm.reply_text("Registro?")
+    reply = say(
+        f"Analise meus gastos deste mês e me diga onde posso economizar:\n\ndata,descricao,valor\n{rows}\n\nE estas contas:",
+        **{"Accept-Language": "en-US"},
+    )
+    assert reply["pending_actions"][0]["summary"] == "Registrar despesa de R$ 50,00 (mercado)"
+    assert Conversation.objects.get(pk=conversation["id"]).language == "pt"
+
+
 def test_the_profile_language_beats_the_browser_for_a_short_first_message(api: Any, user: Any, conversation: Any, scripted_llm: Any, say: Any) -> None:
     api.patch("/api/v1/me/", {"language": "pt-BR"}, format="json")
     reply = propose_expense(scripted_llm, say, **{"Accept-Language": "en"})

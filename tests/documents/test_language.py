@@ -148,6 +148,13 @@ def test_the_switch_threshold(fake_detector, score, expected):
     assert detect_language("This sentence has plenty of letters in it", previous=None) == "es"
 
 
+@pytest.mark.parametrize(("score", "expected"), [(0.64, "en"), (0.65, "pt")])
+def test_a_caller_may_let_a_weaker_known_language_give_way_sooner(fake_detector, score, expected):
+    fake_detector(answer=[{"lang": "pt", "score": score}])
+
+    assert detect_language("Analise meus gastos deste mês e me diga", previous="en", switch_confidence=0.65) == expected
+
+
 def test_a_label_that_is_not_an_iso_639_1_code_keeps_the_previous_language(fake_detector):
     fake_detector(answer=[{"lang": "ceb", "score": 0.99}])
 

@@ -114,6 +114,20 @@ def test_a_shell_refusal_speaks_the_users_language(api, conversation, send, ship
     assert reply["content"] == "`ls -la` não foi executado: Os comandos de shell estão desativados neste serviço."
 
 
+def test_a_message_of_commands_only_keeps_the_default_language_not_the_commands_english(
+    api, user, conversation, send, settings, shipped_skills
+):
+    settings.SHELL_COMMANDS_ENABLED = True
+    settings.SHELL_ALLOWLIST = ["date"]
+    user.is_staff = True
+    user.save()
+    response = send(api, conversation["id"], {"content": "\n".join(["!date"] * 7)}, **NO_SIGNAL)
+    reply = reply_of(api, response)
+    assert response.json()["user_message"]["language"] != "en"
+    assert "(código de saída 0)" in reply["content"]
+    assert "Outros 2 comandos ! não foram executados" in reply["content"]
+
+
 def test_shell_commands_run_for_staff_only_from_the_allowlist(api, user, conversation, send, settings, shipped_skills):
     settings.SHELL_COMMANDS_ENABLED = True
     settings.SHELL_ALLOWLIST = ["echo"]
