@@ -28,7 +28,10 @@ import redis.asyncio as aredis
 from django.conf import settings
 
 FINAL_TYPES = frozenset({"done", "failed", "cancelled"})
-EVENT_ID = re.compile(r"^\d{1,20}-\d{1,20}$")
+# ASCII digits only (\d also takes "١٢٣" and "１"), each part a 64-bit unsigned integer as
+# Redis Stream ids are: anything else is refused here, not by Redis as if it were down.
+EVENT_ID = re.compile(r"[0-9]{1,20}-[0-9]{1,20}")
+_MAX_ID_PART = 2**64 - 1
 
 
 class EventLogUnavailable(Exception):
@@ -48,10 +51,12 @@ class Event:
 
 def parse_id(event_id: str) -> tuple[int, int]:
     """``"<ms>-<seq>"`` as a sortable pair; ``ValueError`` for anything else."""
-    if not EVENT_ID.match(event_id):
+    if not EVENT_ID.fullmatch(event_id):
         raise ValueError(f"not an event id: {event_id!r}")
-    ms, seq = event_id.split("-")
-    return int(ms), int(seq)
+    ms, seq = (int(part) for part in event_id.split("-"))
+    if ms > _MAX_ID_PART or seq > _MAX_ID_PART:
+        raise ValueError(f"not an event id: {event_id!r}")
+    return ms, seq
 
 
 class EventLog(ABC):

@@ -9,7 +9,7 @@ from django.core.exceptions import RequestDataTooBig
 from django.http import HttpRequest, HttpResponse, JsonResponse
 from django.utils.translation import gettext as _
 
-from .views import is_api
+from .views import is_api, not_found
 
 
 # Methods whose request may carry a body the API reads.
@@ -56,3 +56,21 @@ def announced_length(request: HttpRequest) -> int:
         return int(request.META.get("CONTENT_LENGTH") or 0)
     except ValueError:
         return 0
+
+
+class ApiNotFoundMiddleware:
+    """An API address nothing answers is a JSON 404 also with ``DEBUG`` on.
+
+    ``handler404`` gives it (``lifeassistant.views.not_found``), but Django uses its HTML
+    debug page instead while ``DEBUG`` is on, which ``make run`` sets: a client reading
+    ``/api/v1/messages/abc/`` got HTML. Views' own 404s are JSON already and pass as they are.
+    """
+
+    def __init__(self, get_response: Callable[[HttpRequest], HttpResponse]) -> None:
+        self.get_response = get_response
+
+    def __call__(self, request: HttpRequest) -> HttpResponse:
+        response = self.get_response(request)
+        if response.status_code == 404 and is_api(request) and response.get("Content-Type", "").startswith("text/html"):
+            return not_found(request)
+        return response

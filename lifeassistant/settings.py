@@ -47,6 +47,8 @@ MIDDLEWARE = [
     "django.middleware.security.SecurityMiddleware",
     "django.contrib.sessions.middleware.SessionMiddleware",
     "django.middleware.common.CommonMiddleware",
+    # Inside CommonMiddleware, so a path missing its slash is still redirected.
+    "lifeassistant.middleware.ApiNotFoundMiddleware",
     "django.middleware.csrf.CsrfViewMiddleware",
     "django.contrib.auth.middleware.AuthenticationMiddleware",
     "chat.middleware.LanguageMiddleware",

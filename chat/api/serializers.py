@@ -9,12 +9,12 @@ from types import MappingProxyType
 from typing import Any
 
 from django.conf import settings
-from django.db import models
+from django.db import DatabaseError, models, transaction
 from django.utils.formats import number_format
 from django.utils.functional import lazy
 from django.utils.translation import gettext as _
 from drf_spectacular.utils import PolymorphicProxySerializer, extend_schema_field, inline_serializer
-from rest_framework import serializers
+from rest_framework import exceptions, serializers
 from rest_framework.validators import ProhibitSurrogateCharactersValidator
 
 from documents.listing import preview
@@ -86,9 +86,11 @@ class StrictCharField(serializers.CharField):
 
     def run_validation(self, data: Any = serializers.empty) -> Any:
         # Zero-width spaces, joiners and direction marks show nothing: a text made only of
-        # them (and spaces) is as blank as an empty one, where blank is refused.
-        if isinstance(data, str) and self.trim_whitespace and not self.allow_blank and _INVISIBLE.fullmatch(data):
-            self.fail("blank")
+        # them (and spaces) is as blank as an empty one: refused where blank is, else "".
+        if isinstance(data, str) and self.trim_whitespace and _INVISIBLE.fullmatch(data):
+            if not self.allow_blank:
+                self.fail("blank")
+            data = ""
         return super().run_validation(data)
 
     def to_internal_value(self, data: Any) -> str:
@@ -123,10 +125,23 @@ class ConversationSerializer(RejectUnknownFieldsMixin, BuiltOnceMixin, serialize
     def update(self, instance: Conversation, validated_data: dict[str, Any]) -> Conversation:
         """Write only the fields given: the row this request read may be older than the
         language or skills a message stored meanwhile, and a rename must not put them back."""
-        for name, value in validated_data.items():
-            setattr(instance, name, value)
-        instance.save(update_fields=[*validated_data, "updated_at"])
+        save_given_fields(instance, validated_data)
         return instance
+
+
+def save_given_fields(instance: models.Model, changes: dict[str, Any]) -> None:
+    """Write ``changes`` and ``updated_at``, and only them, so a concurrent write of another
+    field survives. A row another request deleted since this one read it is a 404 (Django
+    reports the update that found no row as a ``DatabaseError``)."""
+    for name, value in changes.items():
+        setattr(instance, name, value)
+    try:
+        with transaction.atomic():
+            instance.save(update_fields=[*changes, "updated_at"])
+    except DatabaseError:
+        if type(instance)._base_manager.filter(pk=instance.pk).exists():
+            raise
+        raise exceptions.NotFound() from None
 
 
 class ToolCallSerializer(BuiltOnceMixin, serializers.ModelSerializer):

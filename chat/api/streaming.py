@@ -23,6 +23,7 @@ from rest_framework.exceptions import AuthenticationFailed
 from rest_framework.request import Request
 
 from lifeassistant.event_log import Event, EventLog, EventLogUnavailable, event_log, parse_id
+from ..failures import failure_text
 from ..models import FINAL_STATUSES, Message
 from ..reply_progress import publish_final
 from .authentication import TokenAuthentication
@@ -128,12 +129,22 @@ async def _stream(log: EventLog, pk: int, after: str | None, language: str | Non
                     return
                 continue
             for event in events:
-                yield format_event(event)
+                yield format_event(_in_reader_language(event, language))
                 after = event.id
                 if event.final:
                     return
     except EventLogUnavailable:
         yield _error_event(after, UNAVAILABLE, language, pk=pk)
+
+
+def _in_reader_language(event: Event, language: str | None) -> Event:
+    """A failed reply's ``error`` as GET gives it: its code's sentence in the reader's
+    language. The log holds it in the language of whoever published the end (the worker,
+    or the first reader of a reply whose log had expired)."""
+    if event.type != Message.Status.FAILED or "error_code" not in event.data:
+        return event
+    with translation.override(language):
+        return Event(event.id, event.type, {**event.data, "error": failure_text(event.data["error_code"])})
 
 
 def _error_event(after: str | None, text: Any, language: str | None, **values: Any) -> str:

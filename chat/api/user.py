@@ -29,7 +29,7 @@ from skills.inertia import by_priority, is_allowed
 from skills.services import current_catalog
 
 from ..language import from_profile_value, profile_value
-from .serializers import RejectUnknownFieldsMixin, StrictCharField
+from .serializers import RejectUnknownFieldsMixin, StrictCharField, save_given_fields
 from .views import NewestFirst
 
 # Flags are few (skills require one or two); a bound keeps a profile small.
@@ -217,10 +217,7 @@ class KnowledgeItemSerializer(RejectUnknownFieldsMixin, serializers.ModelSeriali
         read_only_fields = ["id", "created_at", "updated_at"]
 
     def update(self, instance: KnowledgeItem, validated_data: dict[str, Any]) -> KnowledgeItem:
-        # Only the named fields: a concurrent edit of another field survives.
-        for name, value in validated_data.items():
-            setattr(instance, name, value)
-        instance.save(update_fields=[*validated_data, "updated_at"])
+        save_given_fields(instance, validated_data)
         return instance
 
 

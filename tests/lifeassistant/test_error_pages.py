@@ -6,10 +6,20 @@ from django.test import Client
 pytestmark = pytest.mark.django_db
 
 
-def test_an_unknown_api_path_answers_json(api):
-    response = api.get("/api/v1/nothing-here/", headers={"Accept-Language": "en"})
+@pytest.mark.parametrize("debug", [False, True])
+@pytest.mark.parametrize("path", ["/api/v1/nothing-here/", "/api/v1/messages/abc/events/", "/api/v1/messages/-1/"])
+def test_an_unknown_api_path_answers_json_also_in_debug(api, settings, debug, path):
+    settings.DEBUG = debug  # make run serves with DEBUG on: Django's HTML debug page showed
+    response = api.get(path, headers={"Accept-Language": "en"})
     assert response.status_code == 404
     assert response.json() == {"detail": "Not found."}
+    assert api.get(path, headers={"Accept-Language": "pt-BR"}).json() == {"detail": "Não encontrado."}
+
+
+def test_an_api_path_missing_its_slash_is_still_redirected(api, settings):
+    settings.DEBUG = True
+    response = api.get("/api/v1/conversations", headers={"Accept-Language": "en"})
+    assert response.status_code == 301 and response["Location"] == "/api/v1/conversations/"
 
 
 def test_an_api_crash_answers_json(api, conversation, monkeypatch):

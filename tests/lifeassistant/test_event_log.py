@@ -13,7 +13,7 @@ from typing import Any
 import pytest
 import redis
 
-from lifeassistant.event_log import Event, EventLog, MemoryEventLog, RedisEventLog
+from lifeassistant.event_log import Event, EventLog, MemoryEventLog, RedisEventLog, parse_id
 
 REDIS_URL = os.environ.get("CI_REDIS_URL", "redis://127.0.0.1:6379/14")
 
@@ -146,3 +146,15 @@ def test_a_cleared_log_starts_again(make_log: Any) -> None:
 
     assert not log.exists(7)
     assert log.append(7, "status", {"status": "running"}) is not None
+
+
+@pytest.mark.parametrize(
+    "text",
+    ["١٢٣-٠", "１-0", "18446744073709551616-0", "1-18446744073709551616", "1-0\n", " 1-0", "1-", "-1", "1-0-0"],
+)
+def test_only_ascii_64_bit_pairs_are_event_ids(text: str) -> None:
+    """Redis refused the others as if it were down: the stream then said "live updates are
+    unavailable" and echoed the bad id, instead of the 400 a bad ``after`` gets."""
+    with pytest.raises(ValueError):
+        parse_id(text)
+    assert parse_id("18446744073709551615-18446744073709551615") == (2**64 - 1, 2**64 - 1)

@@ -61,7 +61,7 @@ def test_a_tampered_cursor_is_a_404_not_a_crash(api, conversation):
 
     for cursor in (base64.b64encode(b"o=0&r=0&p=notadate").decode(), "not base64"):
         response = api.get("/api/v1/conversations/", {"cursor": cursor})
-        assert response.status_code == 404
+        assert response.status_code == 404, response.content[:300]
         assert response.json()["detail"] == "Invalid cursor."
         in_portuguese = api.get("/api/v1/conversations/", {"cursor": cursor}, HTTP_ACCEPT_LANGUAGE="pt-BR")
         assert in_portuguese.json()["detail"] == "Cursor inválido."
@@ -91,3 +91,41 @@ def test_the_list_runs_most_recently_active_first(api, send, shipped_skills):
     send(api, older["id"], {"content": "Oi de novo"})
     assert titles() == ["Older", "Newer"]
     assert [c["title"] for c in api.get("/api/v1/conversations/", {"page_size": 1}).json()["results"]] == ["Older"]
+
+
+@pytest.mark.parametrize("path", ["conversations", "memory"])
+def test_an_edit_of_a_row_deleted_while_the_request_ran_is_a_404_not_a_500(api, conversation, path):
+    """A PATCH racing a DELETE: the row was read, then deleted before the write."""
+    from unittest import mock
+
+    from chat.api.user import MemoryViewSet
+    from chat.api.views import ConversationViewSet
+
+    view = {"conversations": ConversationViewSet, "memory": MemoryViewSet}[path]
+    if path == "memory":
+        row_id = api.post("/api/v1/memory/", {"kind": "fact", "content": "Mora em Curitiba"}, format="json").json()["id"]
+        body = {"content": "Mora em Recife"}
+    else:
+        row_id, body = conversation["id"], {"title": "Novo"}
+    read = view.get_object
+
+    def read_then_lose(self):
+        row = read(self)
+        type(row).objects.filter(pk=row.pk).delete()  # the DELETE lands between read and write
+        return row
+
+    with mock.patch.object(view, "get_object", read_then_lose):
+        response = api.patch(f"/api/v1/{path}/{row_id}/", body, format="json")
+
+    assert response.status_code == 404, response.content[:300]
+    assert response.json()["detail"]
+
+
+def test_a_title_of_invisible_characters_is_no_title_so_the_first_message_names_it(api, user, send):
+    created = api.post("/api/v1/conversations/", {"title": "\u200b\u200d "}, format="json")
+    assert created.status_code == 201 and created.json()["title"] == ""
+
+    send(api, created.json()["id"], {"content": "Quero organizar minhas finanças"})
+
+    assert api.get(f"/api/v1/conversations/{created.json()['id']}/").json()["title"] == "Quero organizar minhas finanças"
+    assert api.patch("/api/v1/me/", {"display_name": "\u2060"}, format="json").json()["display_name"] == ""

@@ -402,3 +402,22 @@ def test_a_stream_whose_reply_is_deleted_with_its_conversation_ends_with_an_erro
 
     assert [event["event"] for event in events] == ["error"]
     assert events[0]["data"] == {"detail": "Esta resposta foi excluída junto com a conversa."}
+
+
+def test_a_failed_replys_final_event_speaks_each_readers_language(reply: dict[str, Any], user: Any) -> None:
+    """The worker published the end in Portuguese; each reader gets its own, as from GET."""
+    from django.utils import translation
+
+    from chat.reply_progress import publish_final
+
+    event_log().clear(reply["id"])
+    Message.objects.filter(pk=reply["id"]).update(status="failed", error_code="model_unavailable")
+    with translation.override("pt-br"):
+        publish_final(reply["id"])
+
+    _, english = get_events(user, f"/api/v1/messages/{reply['id']}/events/", **{"Accept-Language": "en"})
+    _, portuguese = get_events(user, f"/api/v1/messages/{reply['id']}/events/", **{"Accept-Language": "pt-BR"})
+
+    assert english[-1]["event"] == "failed"
+    assert english[-1]["data"]["error"] == "The assistant is unavailable right now. Please retry in a moment."
+    assert portuguese[-1]["data"]["error"].startswith("O assistente está indisponível")
