@@ -403,8 +403,10 @@ def save_conversation_state(conversation: Conversation, plan: SkillPlan, *, unde
     if language and language != conversation.language:
         conversation.language = language
         fields.append("language")
-    if not conversation.title:
+    if not conversation.title and understood.needs_model:
         # The request in the first message, until the reply task asks the model (if any).
+        # A command answered at once ("/help", a skill that is off) names nothing: the next
+        # message will.
         conversation.title = heuristic_title(understood.analysis.intent or content)
         conversation.title_source = Conversation.TitleSource.MESSAGE
         fields += ["title", "title_source"]
@@ -529,6 +531,8 @@ def check_regenerable(reply: Message) -> None:
 def check_editable(user_message: Message) -> None:
     """A message can be edited when it is the user's last one and its reply has ended."""
     last = last_live(user_message.conversation_id, Message.Role.USER)
+    if last is None and not Message.objects.filter(pk=user_message.pk).exists():
+        raise Message.DoesNotExist  # its conversation was deleted meanwhile: a 404
     if user_message.role != Message.Role.USER or last is None or last.pk != user_message.pk:
         raise TurnConflict(_("Only your last message in the conversation can be edited."))
     if live_messages(user_message.conversation_id).filter(reply_to=user_message).exclude(status__in=FINAL_STATUSES).exists():

@@ -82,7 +82,7 @@ def plan_commands(
         model_text = _with_shell_outputs(model_text, shell_outputs)
         reply: str | None = None
         if not model_text:
-            reply = _("The %(skill)s skill is now active in this conversation. What would you like to talk about?") % {
+            reply = _("/%(skill)s is now active in this conversation. What would you like to talk about?") % {
                 "skill": first.name
             }
         return CommandPlan(reply, first.name, first.args, first.raw_arguments, model_text)
@@ -132,14 +132,14 @@ def _unavailable_skill_reply(
         return None
     if name in disabled and is_allowed(skill, preferences):
         return _(
-            "You turned off the %(skill)s skill. Turn it back on in your preferences "
-            "(remove it from the disabled skills) to use /%(skill)s."
+            "You turned off /%(skill)s. To use it, turn it back on under “Skills you want” in your preferences."
         ) % {"skill": name}
     required = skill.requires_user_preference
     if required and not preferences.get(required):
+        # Its preference is the skill's own checkbox on the preferences page.
         return _(
-            "The %(skill)s skill is off until you turn on the preference %(preference)s in your preferences."
-        ) % {"skill": name, "preference": required}
+            "/%(skill)s is off until you turn it on under “Skills you want” in your preferences."
+        ) % {"skill": name}
     return None
 
 
@@ -160,6 +160,10 @@ def _help_reply(
 
 
 def _one_line(text: str, limit: int = 120) -> str:
+    """``text`` on one line, cut at a word (never "autoconhe…") when longer than ``limit``."""
     text = " ".join(text.split())
-    return text if len(text) <= limit else text[: limit - 1] + "…"
+    if len(text) <= limit:
+        return text
+    cut = text[: limit - 1]
+    return (cut.rsplit(" ", 1)[0] if " " in cut else cut).rstrip(",;:") + "…"
 

@@ -149,7 +149,7 @@ def test_an_english_speaker_gets_english_texts_without_a_profile(scripted_llm: A
 
 def test_spiritual_opt_in_through_the_preferences(api: Any, scripted_llm: Any, say: Any) -> None:
     off = say("/spiritual quero orar pela minha família")
-    assert "christian_perspective" in off["content"]
+    assert "“Skills you want”" in off["content"] and "christian_perspective" not in off["content"]
     assert off["active_skills"] != ["spiritual"]
     api.patch("/api/v1/me/", {"preferences": {"christian_perspective": True}}, format="json")
     scripted_llm.reply_text("Vamos orar juntos.")

@@ -84,21 +84,20 @@ def test_a_skill_behind_a_preference_says_how_to_turn_it_on(api, user, conversat
     english = {"Accept-Language": "en"}
     reply = reply_of(api, send(api, conversation["id"], {"content": "/spiritual"}, **english))
     assert "Unknown command" not in reply["content"]
-    assert reply["content"] == (
-        "The spiritual skill is off until you turn on the preference christian_perspective in your preferences."
-    )
+    # In the user's words: no preference identifier such as christian_perspective.
+    assert reply["content"] == "/spiritual is off until you turn it on under “Skills you want” in your preferences."
     assert reply["usage"]["total_tokens"] == 0
     assert reply["active_skills"] != ["spiritual"]
 
     assert api.patch("/api/v1/me/", {"preferences": {"christian_perspective": True}}, format="json").status_code == 200
     reply = reply_of(api, send(api, conversation["id"], {"content": "/spiritual"}, **english))
-    assert reply["content"] == "The spiritual skill is now active in this conversation. What would you like to talk about?"
+    assert reply["content"] == "/spiritual is now active in this conversation. What would you like to talk about?"
 
 
 def test_a_skill_the_user_turned_off_says_how_to_turn_it_back_on(api, conversation, send, shipped_skills):
     assert api.patch("/api/v1/me/", {"disabled_skills": ["finance"]}, format="json").status_code == 200
     reply = reply_of(api, send(api, conversation["id"], {"content": "/finance"}, **NO_SIGNAL))
-    assert reply["content"].startswith("Você desativou a skill finance.")
+    assert reply["content"] == "Você desativou /finance. Para usar, ative de novo em “Áreas que você quer” nas suas preferências."
     assert reply["usage"]["total_tokens"] == 0
     assert "/finance" not in reply_of(api, send(api, conversation["id"], {"content": "/help"}))["content"]
 
@@ -234,3 +233,13 @@ def test_only_the_first_twenty_references_are_looked_up(api, conversation, send,
     intent = Message.objects.get(pk=body["user_message"]["id"]).intent
     assert "[notice: only the first 20 @references were looked up]" in intent
     assert intent.count("unknown document") == 20
+
+
+def test_a_command_answered_at_once_does_not_name_the_conversation(api, conversation, send, shipped_skills):
+    untitled = api.post("/api/v1/conversations/", {}, format="json").json()
+    send(api, untitled["id"], {"content": "/help"})
+    send(api, untitled["id"], {"content": "/spiritual como orar melhor"})  # off without the preference
+    assert api.get(f"/api/v1/conversations/{untitled['id']}/").json()["title"] == ""
+
+    send(api, untitled["id"], {"content": "/finance Quero organizar minhas finanças"})
+    assert api.get(f"/api/v1/conversations/{untitled['id']}/").json()["title"] == "Quero organizar minhas finanças"

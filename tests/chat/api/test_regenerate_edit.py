@@ -207,3 +207,21 @@ def test_regenerate_and_edit_share_the_message_rate(api, conversation, send, pos
         assert post(api, sent["user_message"]["id"], "edit", {"content": "olá"}).status_code == 429
     finally:
         ScopedRateThrottle.THROTTLE_RATES = original
+
+
+def test_an_edit_racing_the_deletion_of_its_conversation_is_a_404_not_a_409(api, conversation, send, post):
+    """The view read the message, then another tab deleted the conversation."""
+    from chat.api import views
+
+    sent = send(api, conversation["id"], {"content": "Quanto gastei?"}).json()
+    read = views.get_object_or_404
+
+    def read_then_lose(*args, **kwargs):
+        message = read(*args, **kwargs)
+        message.conversation.delete()
+        return message
+
+    with mock.patch.object(views, "get_object_or_404", read_then_lose):
+        response = post(api, sent["user_message"]["id"], "edit", {"content": "Quanto gastei em novembro?"})
+
+    assert response.status_code == 404

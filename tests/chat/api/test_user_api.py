@@ -124,7 +124,7 @@ def test_skill_descriptions_speak_the_readers_language(api: Any, shipped_skills:
     portuguese = {s["name"]: s["description"] for s in api.get("/api/v1/skills/", headers={"Accept-Language": "pt-BR"}).json()}
 
     assert english["finance"].startswith("Finance: spending, income, bills")
-    assert portuguese["finance"].startswith("Domínio financeiro: gastos")
+    assert portuguese["finance"].startswith("Finanças: gastos")
     commands = {c["name"]: c["description"] for c in api.get("/api/v1/commands/", headers={"Accept-Language": "en"}).json()}
     assert commands["/health"].startswith("Health: weight, exercise, sleep")
 
