@@ -10,6 +10,7 @@ through. Pure: text in, HTML out.
 from __future__ import annotations
 
 import hashlib
+import re
 from importlib.metadata import version
 
 import nh3
@@ -18,9 +19,10 @@ from markdown_it import MarkdownIt
 # CommonMark plus GFM tables and strikethrough. Images are off: a reply cannot make the
 # browser fetch a URL (tracking pixels, data: payloads); ``![alt](url)`` shows as a link.
 # A single newline from the model is a line break in a chat, as plain text showed it
-# ("breaks"); markdown would join the lines.
-_PARSER = MarkdownIt("commonmark", {"html": False, "linkify": False, "typographer": False, "breaks": True}).enable(
-    ["table", "strikethrough"]
+# ("breaks"); markdown would join the lines. A bare URL ("https://gov.br/...", "www.…")
+# is a link, as in any chat ("linkify"; the sanitizer still checks its scheme).
+_PARSER = MarkdownIt("commonmark", {"html": False, "linkify": True, "typographer": False, "breaks": True}).enable(
+    ["table", "strikethrough", "linkify"]
 ).disable("image")
 
 ALLOWED_TAGS = {
@@ -62,7 +64,7 @@ _CLEANER = nh3.Cleaner(
 
 # Raise when ``_keep_attribute`` or anything else the fingerprint below cannot see changes
 # what render() returns.
-_REVISION = 1
+_REVISION = 2
 
 # What render() depends on. HTML kept from an earlier render (``chat.reply_html``) is
 # filed under it, so a deploy that changes the parser, the sanitizer or the allowlists
@@ -84,8 +86,16 @@ FINGERPRINT = hashlib.sha256(
 ).hexdigest()[:16]
 
 
+# "R$ 1.234,56" broke between the symbol and the number in narrow table cells.
+_CODE_BLOCK = re.compile(r"(<pre>.*?</pre>)", re.DOTALL)
+_CURRENCY_SPACE = re.compile(r"(?<![\w$])((?:R|US|A|C|NZ|HK)?\$|€|£) (?=[0-9])")
+
+
 def render(markdown: str) -> str:
     """The reply's markdown as HTML safe to insert into the page."""
     if not markdown.strip():  # a reply not written yet (every 202): nothing to parse
         return ""
-    return _CLEANER.clean(_PARSER.render(markdown)).strip()
+    html = _CLEANER.clean(_PARSER.render(markdown)).strip()
+    # Not inside code blocks: their copy button must copy the plain space.
+    parts = _CODE_BLOCK.split(html)
+    return "".join(part if index % 2 else _CURRENCY_SPACE.sub("\\1\u00a0", part) for index, part in enumerate(parts))

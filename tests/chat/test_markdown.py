@@ -111,3 +111,17 @@ def test_a_single_newline_is_a_line_break_and_a_nested_list_is_only_tags():
     assert "<li>Alimentação\n<ul>" in html  # the newline is layout, shown by nothing now
     css = (Path(settings.BASE_DIR) / "chat/static/chat/app.css").read_text()
     assert "pre-line" not in css
+
+
+def test_a_bare_url_is_a_link_and_an_unsafe_one_is_not() -> None:
+    html = render("Veja https://www.gov.br/receita e www.exemplo.com.br/ajuda.")
+    assert '<a href="https://www.gov.br/receita" target="_blank" rel="noopener noreferrer">' in html
+    assert '<a href="http://www.exemplo.com.br/ajuda"' in html
+    assert "<a" not in render("javascript:alert(1) e data:text/html,x")
+
+
+def test_an_amount_does_not_break_between_its_currency_and_its_number_outside_code() -> None:
+    html = render("| conta | valor |\n|---|---|\n| luz | R$ 1.234,56 |\n\nUS$ 20 e € 3\n\n```\nR$ 6\n```")
+    assert "<td>R$\u00a01.234,56</td>" in html
+    assert "US$\u00a020 e €\u00a03" in html
+    assert "<code>R$ 6\n</code>" in html  # the copy button copies a plain space
