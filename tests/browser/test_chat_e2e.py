@@ -398,10 +398,15 @@ def test_a_pasted_blocks_title_reads_in_the_pages_language(page: Page, base_url:
     sign_in(page, base_url)
     start_conversation(page)
 
-    send(page, f"Resuma:\n```csv\ndata,lugar,valor\n{rows}\n```")
+    send(page, f"Resuma:\n```csv\ndata,lugar,valor\n{rows}\n```\n\n\nE diga onde economizar.")
 
     attachment = page.locator("[data-testid=message][data-role=user] [data-testid=attachment]").first
     expect(attachment.locator(".attachment-name")).to_have_text("Dados CSV", timeout=REPLY_TIMEOUT_MS)
+    # Where the block was, one paragraph break is left, not the blank lines around it.
+    content = page.locator("[data-testid=message][data-role=user] .content")
+    assert content.evaluate("node => node.textContent") == "Resuma:\n\nE diga onde economizar."
     attachment.locator("summary").click()
     attachment.get_by_test_id("show-all").click()
     expect(page.locator("#document-title")).to_have_text("Dados CSV")
+    # Its name and size; not a MIME type, nor its first rows again above themselves.
+    expect(page.locator("#document-meta")).to_have_text(re.compile(r"^[\w.-]+\.csv · [\d.,]+\s?\w+$"))

@@ -153,3 +153,17 @@ def test_nothing_scrolls_sideways_at_360_pixels(
     page.context.clear_cookies()
     page.goto(f"{base_url}/login/")
     assert page.evaluate(wide) <= 360, "the sign-in page scrolls sideways at 360 px"
+
+
+@clients([PHONE_PT])
+def test_the_sign_in_pages_language_switch_changes_the_page_without_calling_the_api(page: Page, base_url: str) -> None:
+    # It used to PATCH /api/v1/me/ as well: a 401 whose redirect could abort the switch.
+    api_requests: list[str] = []
+    page.on("request", lambda request: api_requests.append(request.url) if "/api/" in request.url else None)
+    page.goto(f"{base_url}/login/")
+    expect(page.get_by_test_id("sign-in")).to_have_text("Entrar")
+
+    page.get_by_test_id("language").select_option("en")
+
+    expect(page.get_by_test_id("sign-in")).to_have_text("Sign in")
+    assert api_requests == []

@@ -200,6 +200,15 @@ def test_regenerate_replaces_the_last_reply_and_edit_resends_hiding_the_old_turn
     editor = last_user_message(page).locator("textarea")
     expect(editor).to_have_value("Quanto gastei?")
     expect(last_user_message(page).get_by_test_id("edit-message")).to_be_hidden()  # not under its own form
+    # The editor takes the thread's width (it was 204 px of an 820 px column), and Esc cancels.
+    thread_width = page.get_by_test_id("message").first.evaluate("node => node.parentElement.clientWidth")
+    assert editor.bounding_box()["width"] > 0.8 * thread_width
+    editor.press("Escape")
+    expect(editor).to_have_count(0)
+    expect(last_user_message(page).get_by_test_id("edit-message")).to_be_focused()
+    expect(last_reply(page).get_by_test_id("message-body")).to_have_text("Segunda resposta, melhor.")  # not stopped
+    last_user_message(page).get_by_test_id("edit-message").click()
+    expect(editor).to_have_value("Quanto gastei?")
     editor.fill("Quanto gastei em novembro?")
     last_user_message(page).locator("button[type=submit]").click()
 

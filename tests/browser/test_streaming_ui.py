@@ -157,6 +157,11 @@ def test_the_preferences_page_turns_on_the_christian_perspective_and_edits_memor
     expect(page.get_by_role("status")).to_have_text("Preferences saved.")
     expect(page.get_by_role("status")).to_be_in_viewport()  # it was written at the page's top, out of sight
     assert Profile.for_user(user).preferences.get("christian_perspective") is True
+    # The language was never chosen: saving the skills must not pin the one the page showed.
+    expect(page.get_by_test_id("pref-language")).to_have_value("")
+    assert not Profile.for_user(user).language
+    page.reload()
+    expect(page.get_by_role("heading", name="What the assistant remembers")).to_be_visible()
 
     newest = page.get_by_test_id("memory-item").first
     expect(newest).to_contain_text("Has a dog")
@@ -164,10 +169,12 @@ def test_the_preferences_page_turns_on_the_christian_perspective_and_edits_memor
     page.get_by_role("textbox", name="What the assistant remembers").fill("Has a dog called Bento")
     page.get_by_role("button", name="Save").last.click()
     expect(page.get_by_test_id("memory-item").first).to_contain_text("Has a dog called Bento")
+    expect(page.get_by_test_id("memory-item").first.get_by_test_id("memory-edit")).to_be_focused()
 
     page.once("dialog", lambda dialog: dialog.accept())
     page.get_by_test_id("memory-item").last.get_by_test_id("memory-delete").click()
     expect(page.get_by_test_id("memory-item")).to_have_count(1)
+    expect(page.get_by_test_id("memory-item").first.get_by_test_id("memory-delete")).to_be_focused()  # not <body>
     assert list(KnowledgeItem.objects.filter(owner=user).values_list("content", flat=True)) == [
         "Has a dog called Bento"
     ]

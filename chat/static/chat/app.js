@@ -177,7 +177,6 @@
       text: conversation.title || untitled(),
       attrs: { href: conversationUrl(conversation.id), "data-testid": "conversation" },
     });
-    if (conversation.match) link.append(el("span", { className: "match muted small", text: conversation.match }));
     if (state.current && state.current.id === conversation.id) link.setAttribute("aria-current", "page");
     link.addEventListener("click", (event) => {
       if (event.metaKey || event.ctrlKey || event.shiftKey || event.button !== 0) return;
@@ -442,11 +441,20 @@
     return list;
   }
 
+  // "R$ 1.234,56" must not break between the symbol and the number (the server's markdown
+  // does the same for replies).
+  function wholeAmounts(text) {
+    return text.replace(/(^|[^\w$])((?:R|US)?\$|€|£) (?=\d)/g, "$1$2\u00a0");
+  }
+
   function renderUserBody(message) {
     const documents = message.documents || [];
     // Bulky pasted data became documents: the bubble shows the short intent, the data is attached.
     const short = documents.length && message.intent;
-    const shown = short ? message.intent.replace(/\[see [^\]\n]+\]/g, "").trim() : message.content;
+    // Where a block was, its marker leaves blank lines: one blank line is a paragraph break.
+    const shown = short
+      ? message.intent.replace(/\[see [^\]\n]+\]/g, "").replace(/\n\s*\n(\s*\n)+/g, "\n\n").trim()
+      : message.content;
     const text = el("p", { className: "content", text: shown });
     const body = el("div", { className: "bubble" }, [text]);
     if (message.content_truncated && !short) {
@@ -613,12 +621,30 @@
       ]),
     ]);
     const tools = item.querySelector(".message-tools");
-    const close = () => { form.remove(); body.hidden = false; if (tools) tools.hidden = false; };
+    const close = () => {
+      form.remove();
+      item.classList.remove("editing");
+      body.hidden = false;
+      if (tools) tools.hidden = false;
+      item.querySelector("[data-testid=edit-message]")?.focus();
+    };
     body.hidden = true;
     if (tools) tools.hidden = true; // its Edit button, under the form that edits
+    item.classList.add("editing"); // the full column's width, and no "Show more" of the hidden text
     body.after(form);
     area.focus();
-    api(`messages/${id}/`).then((message) => { area.value = message.content; }).catch((err) => showAlert(err.message));
+    area.addEventListener("keydown", (event) => {
+      if (event.key === "Escape") {
+        event.preventDefault();
+        event.stopPropagation(); // not also a Stop of the reply being written
+        close();
+      }
+    });
+    api(`messages/${id}/`).then((message) => {
+      if (area.value) return; // typed into before the whole text came: the typing stays
+      area.value = message.content;
+      area.rows = Math.min(12, Math.max(3, message.content.split("\n").length + 1));
+    }).catch((err) => showAlert(err.message));
     form.addEventListener("submit", async (event) => {
       event.preventDefault();
       const content = area.value;
@@ -712,7 +738,7 @@
         "data-action-id": action.id, "data-message-id": messageId, "data-testid": "action-card", "data-status": cardStatus(action),
       },
     }, [
-      el("p", { className: "action-summary", text: action.summary || action.tool }),
+      el("p", { className: "action-summary", text: wholeAmounts(action.summary || action.tool) }),
       el("p", { className: "muted small", text: actionStatusText(action) }),
     ]);
     if (action.status === "pending") {
@@ -945,7 +971,8 @@
     try {
       const full = await api(`documents/${doc.id}/`);
       $("document-title").textContent = documentTitle(full.title) || full.file_name || doc.file_name || gettext("Document");
-      $("document-meta").textContent = [full.mime_type, formatSize(full.size_bytes), full.summary].filter(Boolean).join(" · ");
+      // Its name and size: the first lines are right below, and a MIME type means little to a reader.
+      $("document-meta").textContent = [full.file_name, formatSize(full.size_bytes)].filter(Boolean).join(" · ");
       $("document-content").textContent = full.content || "";
       els.dialog.showModal();
     } catch (err) {
@@ -1066,8 +1093,13 @@
       });
       return option;
     }));
-    if (open) els.input.setAttribute("aria-activedescendant", `command-${state.commandIndex}`);
-    else els.input.removeAttribute("aria-activedescendant");
+    if (open) {
+      els.input.setAttribute("aria-activedescendant", `command-${state.commandIndex}`);
+      // The arrow keys move the choice past the list's visible part on a phone.
+      $(`command-${state.commandIndex}`)?.scrollIntoView({ block: "nearest" });
+    } else {
+      els.input.removeAttribute("aria-activedescendant");
+    }
   }
 
   function chooseCommand(index) {

@@ -171,17 +171,19 @@ window.LA = (() => {
 
   // ---- language switch: the profile's language, then a reload so the pages follow it
 
+  // The signed-in switch saves the language in the profile. The sign-in page's own switch
+  // posts its form to /i18n/setlang/ instead: nobody is signed in to PATCH.
   function wireLanguage() {
-    for (const select of document.querySelectorAll("[data-testid=language]")) {
-      select.addEventListener("change", async () => {
-        try {
-          await api("me/", { method: "PATCH", body: { language: select.value } });
-          window.location.reload();
-        } catch (err) {
-          window.alert(err.message);
-        }
-      });
-    }
+    const select = document.getElementById("language-switch");
+    if (!select) return;
+    select.addEventListener("change", async () => {
+      try {
+        await api("me/", { method: "PATCH", body: { language: select.value } });
+        window.location.reload();
+      } catch (err) {
+        window.alert(err.message);
+      }
+    });
   }
 
   wireTheme();

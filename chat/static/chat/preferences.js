@@ -55,7 +55,7 @@
     const [profile, skills] = await Promise.all([api("me/"), api("skills/")]);
     state.profile = profile;
     state.skills = resultsOf(skills);
-    $("pref-language").value = profile.language === "en" ? "en" : "pt-BR";
+    $("pref-language").value = profile.language || ""; // "": not chosen, pages follow the browser
     renderSkills();
   }
 
@@ -71,13 +71,17 @@
       if (skill.requires_preference) preferences[skill.requires_preference] = box.checked;
       else if (!box.checked) disabled.add(skill.name);
     }
-    return { language: $("pref-language").value, preferences, disabled_skills: [...disabled] };
+    const changes = { preferences, disabled_skills: [...disabled] };
+    // Sent only when changed: saving the skills must not pin the language the page guessed.
+    const language = $("pref-language").value || null;
+    if (language !== (state.profile.language || null)) changes.language = language;
+    return changes;
   }
 
   async function save(event) {
     event.preventDefault();
     const changes = changesFromForm();
-    const languageChanged = changes.language !== (state.profile.language === "en" ? "en" : "pt-BR");
+    const languageChanged = "language" in changes;
     try {
       state.profile = await api("me/", { method: "PATCH", body: changes });
       if (languageChanged) {
@@ -113,14 +117,25 @@
       area,
       el("div", { className: "memory-buttons" }, [
         el("button", { className: "button small primary", text: gettext("Save"), attrs: { type: "submit" } }),
-        button(gettext("Cancel"), () => node.replaceWith(renderMemoryItem(item)), "button ghost small"),
+        button(gettext("Cancel"), () => showItem(item), "button ghost small"),
       ]),
     ]);
+    // The item again, with focus on its Edit button: the form that had it is gone.
+    const showItem = (shown) => {
+      const fresh = renderMemoryItem(shown);
+      form.closest("li").replaceWith(fresh);
+      fresh.querySelector("[data-testid=memory-edit]").focus();
+    };
+    area.addEventListener("keydown", (event) => {
+      if (event.key === "Escape") {
+        event.preventDefault();
+        showItem(item);
+      }
+    });
     form.addEventListener("submit", async (event) => {
       event.preventDefault();
       try {
-        const saved = await api(`memory/${item.id}/`, { method: "PATCH", body: { content: area.value } });
-        form.closest("li").replaceWith(renderMemoryItem(saved));
+        showItem(await api(`memory/${item.id}/`, { method: "PATCH", body: { content: area.value } }));
         notify(gettext("Memory updated."));
       } catch (err) {
         showAlert(err.message);
@@ -134,7 +149,12 @@
     if (!window.confirm(gettext("Delete this memory? The assistant will forget it."))) return;
     try {
       await api(`memory/${item.id}/`, { method: "DELETE" });
+      // Focus goes to the next memory's Delete, else the previous one's, else the heading.
+      const neighbour = node.nextElementSibling || node.previousElementSibling;
       node.remove();
+      const target = neighbour?.querySelector("[data-testid=memory-delete]") || $("memory-heading");
+      if (target === $("memory-heading")) target.setAttribute("tabindex", "-1");
+      target.focus();
       notify(gettext("Memory deleted."));
     } catch (err) {
       showAlert(err.message);
