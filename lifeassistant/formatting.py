@@ -12,22 +12,22 @@ from decimal import Decimal
 
 from django.utils import formats, translation
 
-from .money import quantize
+from .money import SYMBOLS, active_currency, quantize
 
-# How each currency is written; Brazilian usage distinguishes the dollar ("US$") from the real.
-_SYMBOLS = {"BRL": "R$", "USD": "US$", "EUR": "€"}
 # Languages that put a space between the symbol and the number ("R$ 50,00", not "R$50.00").
 _SPACED = ("pt", "es")
 
 
-def money(amount: Decimal | int | str, currency: str = "BRL", language: str | None = None) -> str:
-    """``amount`` in ``currency`` for a reader of ``language`` (a Django code such as "pt-br"
-    or "en", or "pt"/"en-US"; None: the active language). Negatives read "-R$ 10,00"."""
+def money(amount: Decimal | int | str, currency: str | None = None, language: str | None = None) -> str:
+    """``amount`` in ``currency`` (None: the active one, ``money.currency_override``) for a
+    reader of ``language`` (a Django code such as "pt-br" or "en", or "pt"/"en-US"; None:
+    the active language). Negatives read "-R$ 10,00"."""
     value = quantize(Decimal(amount))
     code = _django_code(language)
     with translation.override(code):
         number = formats.number_format(abs(value), decimal_pos=2, use_l10n=True, force_grouping=True)
-    symbol = _SYMBOLS.get(currency.upper(), currency.upper())
+    code_of_currency = (currency or active_currency()).upper()
+    symbol = SYMBOLS.get(code_of_currency, code_of_currency)
     space = " " if code.split("-")[0] in _SPACED else ""
     sign = "-" if value < 0 else ""
     return f"{sign}{symbol}{space}{number}"

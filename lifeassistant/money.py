@@ -3,6 +3,9 @@
 from __future__ import annotations
 
 import re
+from collections.abc import Iterator
+from contextlib import contextmanager
+from contextvars import ContextVar
 from decimal import ROUND_HALF_UP, Decimal, InvalidOperation
 from typing import Any
 
@@ -21,12 +24,35 @@ def quantize(value: Decimal) -> Decimal:
     return value.quantize(CENTS, rounding=ROUND_HALF_UP)
 
 
-def format_brl(value: Decimal | int | str) -> str:
-    """Brazilian format: ``R$ 1.234,56``; negatives as ``-R$ 10,00``."""
+# How each currency is written; Brazilian usage distinguishes the dollar ("US$") from the real.
+SYMBOLS = {"BRL": "R$", "USD": "US$", "EUR": "€"}
+
+# The currency of the user being served (their profile's), set around their tool calls.
+_CURRENCY: ContextVar[str] = ContextVar("currency", default="BRL")
+
+
+def active_currency() -> str:
+    return _CURRENCY.get()
+
+
+@contextmanager
+def currency_override(code: str) -> Iterator[None]:
+    """Amounts formatted inside are in ``code`` (an ISO 4217 code) unless one is given."""
+    token = _CURRENCY.set(code.upper() or "BRL")
+    try:
+        yield
+    finally:
+        _CURRENCY.reset(token)
+
+
+def format_brl(value: Decimal | int | str, currency: str | None = None) -> str:
+    """Brazilian format: ``R$ 1.234,56``; negatives as ``-R$ 10,00``. Another ``currency``
+    (default: the active one) changes the symbol only: ``US$ 1.234,56``."""
     amount = quantize(Decimal(value))
     sign = "-" if amount < 0 else ""
     integer, cents = f"{abs(amount):,.2f}".split(".")
-    return f"{sign}R$ {integer.replace(',', '.')},{cents}"
+    code = (currency or active_currency()).upper()
+    return f"{sign}{SYMBOLS.get(code, code)} {integer.replace(',', '.')},{cents}"
 
 
 def parse_amount(value: Any, *, allow_zero: bool = False, allow_negative: bool = False) -> Decimal:

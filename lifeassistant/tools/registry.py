@@ -10,13 +10,18 @@ from __future__ import annotations
 import json
 import logging
 import time
-from collections.abc import Callable, Mapping
+import zoneinfo
+from collections.abc import Callable, Iterator, Mapping
+from contextlib import contextmanager
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
 import jsonschema
 from django.db import transaction
 from django.db.models import Model
+from django.utils import timezone
+
+from lifeassistant.money import currency_override
 
 if TYPE_CHECKING:
     from django.contrib.auth.models import User
@@ -123,7 +128,7 @@ class ToolRegistry:
         try:
             # A savepoint: a handler that fails half-way leaves nothing behind, and a
             # database error inside it cannot poison the caller's transaction.
-            with transaction.atomic():
+            with transaction.atomic(), users_conventions(context.user):
                 result = registered.handler(context, arguments)
         except ToolError as exc:
             return failed(str(exc))
@@ -153,7 +158,23 @@ class ToolRegistry:
         registered, arguments = self.validated(name, raw_arguments)
         if registered.summarize is None:
             return arguments, f"{name}({json.dumps(arguments, ensure_ascii=False, sort_keys=True)})"
-        return arguments, registered.summarize(context, arguments)
+        with users_conventions(context.user):
+            return arguments, registered.summarize(context, arguments)
+
+
+@contextmanager
+def users_conventions(user: User) -> Iterator[None]:
+    """The user's time zone and currency, active while their tool runs or is described:
+    "hoje", "ontem", "this month" and the amounts are the user's, not the server's (UTC)."""
+    from lifeassistant.models import Profile  # not at import: tools register while the apps load
+
+    profile = Profile.for_user(user)
+    try:
+        zone: zoneinfo.ZoneInfo | None = zoneinfo.ZoneInfo(profile.timezone)
+    except (zoneinfo.ZoneInfoNotFoundError, ValueError):
+        zone = None  # the server's
+    with timezone.override(zone), currency_override(profile.currency or "BRL"):
+        yield
 
 
 def parse_arguments(raw: str | Mapping[str, Any]) -> dict[str, Any]:

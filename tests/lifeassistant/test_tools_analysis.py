@@ -15,6 +15,14 @@ from lifeassistant.models import Bill, KnowledgeItem, MetricEntry
 pytestmark = pytest.mark.django_db
 
 
+@pytest.fixture(autouse=True)
+def users_time_zone() -> Any:
+    """The tools run in the user's time zone (their profile's, São Paulo by default): the
+    test's "today" is the user's too, whatever the hour in UTC."""
+    with timezone.override("America/Sao_Paulo"):
+        yield
+
+
 def analyze(user: Any, **arguments: Any) -> dict[str, Any]:
     outcome = REGISTRY.execute("analyze_context", arguments, ToolContext(user, None, None))
     assert outcome.ok, outcome.error

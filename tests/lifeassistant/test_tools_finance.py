@@ -15,6 +15,14 @@ from lifeassistant.models import Bill, Debt, Expense
 pytestmark = pytest.mark.django_db
 
 
+@pytest.fixture(autouse=True)
+def users_time_zone() -> Any:
+    """The tools run in the user's time zone (their profile's, São Paulo by default): the
+    test's "today" is the user's too, whatever the hour in UTC."""
+    with timezone.override("America/Sao_Paulo"):
+        yield
+
+
 def run(user: Any, tool: str, /, **arguments: Any) -> Any:
     outcome = REGISTRY.execute(tool, arguments, ToolContext(user, None, None))
     return outcome.result if outcome.ok else outcome.error
@@ -141,3 +149,35 @@ def test_an_action_card_shows_amounts_and_dates_in_the_readers_language(user: An
         _arguments, shown = REGISTRY.describe("mark_bill_paid", {"bill_id": bill.pk}, ToolContext(user, None, None))
 
     assert shown == summary
+
+
+@pytest.mark.parametrize("zone", ["Pacific/Kiritimati", "Pacific/Pago_Pago"])  # UTC+14 and UTC-11
+def test_today_and_yesterday_are_the_users_not_the_servers(user: Any, zone: str) -> None:
+    """25 hours apart, the two zones never share a date, so one of them always differs
+    from the server's (UTC): "hoje" was the server's day."""
+    import zoneinfo
+
+    from lifeassistant.models import Profile
+
+    Profile.objects.filter(user=user).update(timezone=zone) or Profile.objects.create(user=user, timezone=zone)
+    users_today = timezone.now().astimezone(zoneinfo.ZoneInfo(zone)).date()
+
+    run(user, "create_expense", amount=10, description="padaria")
+    run(user, "create_expense", amount=20, description="uber", date="ontem")
+    summary = REGISTRY.describe("create_expense", {"amount": 30, "description": "cafe", "date": users_today.isoformat()}, ToolContext(user, None, None))[1]
+
+    assert sorted(Expense.objects.values_list("spent_on", flat=True)) == [users_today - timedelta(days=1), users_today]
+    assert "/" not in summary  # the user's today: no date shown, and not refused as the future
+
+
+def test_amounts_are_in_the_users_currency(user: Any) -> None:
+    from lifeassistant.models import Profile
+
+    Profile.objects.filter(user=user).update(currency="USD") or Profile.objects.create(user=user, currency="USD")
+
+    result = run(user, "create_expense", amount="1234.56", description="notebook")
+    with translation.override("en"):
+        summary = REGISTRY.describe("create_expense", {"amount": 50, "description": "groceries"}, ToolContext(user, None, None))[1]
+
+    assert result["expense"]["amount"]["formatted"] == "US$ 1.234,56"
+    assert summary == "Record an expense of US$50.00 (groceries)"
