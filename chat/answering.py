@@ -69,6 +69,29 @@ def fail(message: Message, code: Failure, detail: str) -> None:
     publish_final(message.pk)
 
 
+# A run cannot last past the task's hard time limit; a redelivered task (its worker died)
+# claims the reply again within the broker's visibility timeout (the limit + 60 s). Past
+# this, nobody will finish the reply: the web process running it on the embedded defaults
+# died with it, or the task was lost.
+ABANDONED_GRACE_SECONDS = 120
+
+
+def fail_if_abandoned(message_id: int) -> bool:
+    """Fail a reply still pending or running long after any run of it would have ended,
+    so its reader gets the end and a Retry instead of "thinking" forever. True if it did."""
+    cutoff = timezone.now() - timedelta(seconds=settings.CELERY_TASK_TIME_LIMIT + ABANDONED_GRACE_SECONDS)
+    abandoned = (
+        Message.objects.filter(pk=message_id, role=Message.Role.ASSISTANT)
+        .filter(Q(status=Message.Status.RUNNING, started_at__lt=cutoff) | Q(status=Message.Status.PENDING, created_at__lt=cutoff))
+        .first()
+    )
+    if abandoned is None:
+        return False
+    code = Failure.TIMEOUT if abandoned.status == Message.Status.RUNNING else Failure.NOT_QUEUED
+    fail(abandoned, code, f"abandoned: still {abandoned.status} after {settings.CELERY_TASK_TIME_LIMIT + ABANDONED_GRACE_SECONDS} s")
+    return True
+
+
 def answer(message: Message, *, restarted: bool = False) -> None:
     """Stream the tool loop for a claimed reply, then store the answer and its usage.
 

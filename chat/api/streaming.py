@@ -23,6 +23,7 @@ from rest_framework.exceptions import AuthenticationFailed
 from rest_framework.request import Request
 
 from lifeassistant.event_log import Event, EventLog, EventLogUnavailable, event_log, parse_id
+from ..answering import fail_if_abandoned
 from ..failures import failure_text
 from ..models import FINAL_STATUSES, Message
 from ..reply_progress import publish_final
@@ -153,15 +154,18 @@ def _error_event(after: str | None, text: Any, language: str | None, **values: A
 
 
 def _end_from_database(pk: int) -> bool:
-    """Publish the reply's final event if the database says it ended; False when the
-    reply no longer exists. A running reply costs one query per heartbeat: its status
-    (``publish_final`` loads the message with its relations, worth it only once ended)."""
+    """Publish the reply's final event if the database says it ended, or fail it when it
+    was abandoned (``fail_if_abandoned``); False when the reply no longer exists. A running
+    reply costs two queries per heartbeat (``publish_final`` loads the message with its
+    relations, worth it only once ended)."""
     try:
         if not connection.in_atomic_block:
             close_old_connections()
         status = Message.objects.filter(pk=pk).values_list("status", flat=True).first()
         if status in FINAL_STATUSES:
             publish_final(pk)
+        elif status is not None:
+            fail_if_abandoned(pk)  # publishes its end when it was
         return status is not None
     finally:
         _release_connection()

@@ -44,6 +44,11 @@ def parse_sse(body: str) -> list[dict[str, Any]]:
 
 def get_events(user: Any, path: str, **headers: str) -> tuple[int, Any]:
     """GET an SSE endpoint through the ASGI handler: (status, events or JSON error)."""
+    return async_to_sync(sync_to_async_get_events)(user, path, **headers)
+
+
+async def sync_to_async_get_events(user: Any, path: str, **headers: str) -> tuple[int, Any]:
+    """``get_events`` for a caller already in the event loop."""
 
     async def go() -> tuple[int, Any]:
         client = AsyncClient()
@@ -57,7 +62,7 @@ def get_events(user: Any, path: str, **headers: str) -> tuple[int, Any]:
         body = b"".join([chunk async for chunk in response.streaming_content]).decode()
         return response.status_code, parse_sse(body)
 
-    return async_to_sync(go)()
+    return await go()
 
 
 @pytest.fixture
@@ -421,3 +426,41 @@ def test_a_failed_replys_final_event_speaks_each_readers_language(reply: dict[st
     assert english[-1]["event"] == "failed"
     assert english[-1]["data"]["error"] == "The assistant is unavailable right now. Please retry in a moment."
     assert portuguese[-1]["data"]["error"].startswith("O assistente está indisponível")
+
+
+@pytest.mark.parametrize(("status", "code"), [("running", "timeout"), ("pending", "not_queued")])
+def test_a_reply_nobody_will_finish_fails_so_its_reader_gets_an_end_and_retry(
+    api: Any, conversation: dict[str, Any], user: Any, settings: Any, status: str, code: str
+) -> None:
+    """The web process running it died (embedded defaults) or its task was lost: it was
+    "thinking" forever. Past the hard time limit and the redelivery's grace it fails."""
+    import asyncio
+    from datetime import timedelta
+
+    from django.utils import timezone
+
+    settings.EVENTS_HEARTBEAT_SECONDS = 0.1
+    submitted = api.post(f"/api/v1/conversations/{conversation['id']}/messages/", {"content": "Oi"}, format="json")
+    reply_id = submitted.json()["assistant_message"]["id"]
+    long_ago = timezone.now() - timedelta(seconds=settings.CELERY_TASK_TIME_LIMIT + 121)
+    Message.objects.filter(pk=reply_id).update(status=status, started_at=long_ago, created_at=long_ago)
+
+    async def within_ten_seconds() -> tuple[int, Any]:
+        return await asyncio.wait_for(sync_to_async_get_events(user, f"/api/v1/messages/{reply_id}/events/"), 10)
+
+    _, events = async_to_sync(within_ten_seconds)()
+
+    assert events[-1]["event"] == "failed" and events[-1]["data"]["error_code"] == code
+    assert api.get(f"/api/v1/messages/{reply_id}/").json()["status"] == "failed"
+    assert api.post(f"/api/v1/messages/{reply_id}/retry/").status_code == 202
+
+
+def test_a_reply_running_within_its_time_limit_is_left_alone(api: Any, conversation: dict[str, Any]) -> None:
+    from chat.answering import fail_if_abandoned
+
+    submitted = api.post(f"/api/v1/conversations/{conversation['id']}/messages/", {"content": "Oi"}, format="json")
+    reply_id = submitted.json()["assistant_message"]["id"]
+    Message.objects.filter(pk=reply_id).update(status="running")  # started_at: none yet, or now
+
+    assert fail_if_abandoned(reply_id) is False
+    assert Message.objects.get(pk=reply_id).status == "running"
