@@ -7,6 +7,7 @@ from collections.abc import Callable
 from django.conf import settings
 from django.core.exceptions import RequestDataTooBig
 from django.http import HttpRequest, HttpResponse, JsonResponse
+from django.template.defaultfilters import filesizeformat
 from django.utils.translation import gettext as _
 
 from .views import is_api, not_found
@@ -48,7 +49,10 @@ def too_large() -> JsonResponse:
 
 def too_large_detail() -> str:
     """The 413's sentence, here and from the API's JSON parser (``chat.api.parsers``)."""
-    return _("The request body is too large (at most %(limit)s bytes).") % {"limit": settings.REQUEST_MAX_BYTES}
+    # Read by people too (the web chat shows it): a size they know, and what to do.
+    return _("This is too large to send: at most %(size)s. Send long texts in parts.") % {
+        "size": filesizeformat(settings.REQUEST_MAX_BYTES)
+    }
 
 
 def announced_length(request: HttpRequest) -> int:

@@ -34,6 +34,14 @@ def exception_handler(exc: Exception, context: dict[str, Any]) -> Response | Non
     response = drf_exception_handler(exc, context)
     if response is None:
         return None
+    if isinstance(exc, exceptions.Throttled):
+        # DRF's own pt-BR text is European and misspelt ("Espera-se que esteja diponível").
+        wait = getattr(exc, "wait", None)  # set by DRF's Throttled; its stubs miss it
+        if wait is None:
+            detail = _("Too many requests. Try again in a moment.")
+        else:  # the seconds Retry-After gives
+            detail = _("Too many requests. Try again in %(seconds)s s.") % {"seconds": max(1, int(wait))}
+        response.data = {"detail": detail}
     if isinstance(exc, exceptions.ValidationError):
         errors = _translated(response.data)
         response.data = {"detail": _first_message(errors), "errors": errors}

@@ -132,7 +132,11 @@ class ConversationSerializer(RejectUnknownFieldsMixin, BuiltOnceMixin, serialize
 def save_given_fields(instance: models.Model, changes: dict[str, Any]) -> None:
     """Write ``changes`` and ``updated_at``, and only them, so a concurrent write of another
     field survives. A row another request deleted since this one read it is a 404 (Django
-    reports the update that found no row as a ``DatabaseError``)."""
+    reports the update that found no row as a ``DatabaseError``). Values equal to the stored
+    ones are no change: ``updated_at`` stays (memory is ranked by it in the prompt)."""
+    changes = {name: value for name, value in changes.items() if getattr(instance, name) != value}
+    if not changes:
+        return
     for name, value in changes.items():
         setattr(instance, name, value)
     try:

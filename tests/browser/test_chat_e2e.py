@@ -245,10 +245,15 @@ def test_the_chat_works_at_phone_width(page: Page, base_url: str, user: Any, ski
 
     page.get_by_role("button", name="Conversations").click()
     expect(page.get_by_role("link", name="Gastei 50 reais no mercado")).to_be_visible()
+    # Focus moves into the drawer (it stayed on the toggle while the drawer slid in), and the
+    # conversation it covers is out of the Tab order.
+    expect(page.get_by_role("link", name="Gastei 50 reais no mercado")).to_be_focused()
+    assert page.evaluate("document.getElementById('main').inert")
     shot(page, "phone-sidebar")
     page.keyboard.press("Escape")
     expect(page.locator("#sidebar")).not_to_be_visible()
     expect(page.get_by_role("button", name="Conversations")).to_be_focused()
+    assert not page.evaluate("document.getElementById('main').inert")
 
 
 # --- Answers the offline model cannot produce (a proposed action, a throttle) are shaped in the browser. ---

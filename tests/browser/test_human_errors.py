@@ -84,6 +84,10 @@ def test_an_expired_session_keeps_the_draft_and_returns_to_the_same_conversation
     page.get_by_test_id("send").click()
 
     expect(page).to_have_url(re.compile(r"/login/\?next="))
+    # It says why the person is there (a bare sign-in page explained nothing).
+    expect(page.get_by_test_id("session-ended")).to_have_text(
+        re.compile(r"^(Your session ended\. Sign in again|Sua sessão terminou\. Entre de novo)")
+    )
     page.locator("input[name=username]").fill("ana")
     page.locator("input[name=password]").fill("pass-ana-123")
     page.get_by_test_id("sign-in").click()

@@ -16,6 +16,8 @@
   const APP = root.dataset.appRoot;
   const POLL_FIRST_MS = 500;
   const POLL_MAX_MS = 2000;
+  // After Stop, how long the stream may still bring the reply's final text.
+  const STOPPED_STREAM_MS = 5000;
   const TOUCH = window.matchMedia("(pointer: coarse)").matches;
   const FINAL = new Set(["done", "failed", "cancelled"]);
   const $ = (id) => document.getElementById(id);
@@ -379,8 +381,12 @@
       state.olderNext = page.next;
       resultsOf(page).forEach((message) => upsertMessage(message, { prepend: true, batch: true }));
       finishBatch();
+      const hadFocus = document.activeElement === els.older;
       els.older.hidden = !state.olderNext;
       els.scroller.scrollTop += els.scroller.scrollHeight - previousHeight;
+      // The button hid itself (no more pages): the keyboard goes on from a loaded message.
+      const loaded = resultsOf(page);
+      if (hadFocus && els.older.hidden && loaded.length) focusMessage(loaded[loaded.length - 1].id);
       resultsOf(page).forEach(watchIfUnsettled);
     } catch (err) {
       showAlert(err.message);
@@ -388,6 +394,15 @@
   }
 
   // ---------------------------------------------------------------- messages
+
+  // Focus on a message itself, for the keyboard to go on from there when the control that
+  // had focus went away with a redraw.
+  function focusMessage(id) {
+    const node = messageNode(id);
+    if (!node) return;
+    node.tabIndex = -1;
+    node.focus({ preventScroll: true });
+  }
 
   function isSettled(message) {
     return FINAL.has(message.status);
@@ -660,7 +675,9 @@
   async function regenerate(id) {
     clearAlert();
     try {
-      acceptSubmission(await api(`messages/${id}/regenerate/`, { method: "POST" }), { replace: id });
+      const result = await api(`messages/${id}/regenerate/`, { method: "POST" });
+      acceptSubmission(result, { replace: id });
+      focusMessage(result.assistant_message.id); // the old reply and its button are gone
     } catch (err) {
       showAlert(err.message);
     }
@@ -840,6 +857,10 @@
     for (const type of FINAL) {
       source.addEventListener(type, (event) => {
         source.close();
+        if (live.stopped && generation === state.generation) {
+          upsertMessage(data(event)); // Stop already ended it: only the final text is new
+          return;
+        }
         if (!current()) return;
         state.streams.delete(id);
         replyEnded(data(event));
@@ -943,10 +964,19 @@
     if (document.activeElement === els.stop) els.input.focus();
     try {
       const message = await api(`messages/${id}/cancel/`, { method: "POST" });
-      // The stream delivers "cancelled"; without one (polling) the answer is the final state.
-      if (message && isSettled(message) && !state.streams.has(id)) {
-        window.clearTimeout(state.polls.get(id));
-        state.polls.delete(id);
+      if (message && isSettled(message)) {
+        const live = state.streams.get(id);
+        if (live) {
+          // Stopped at once, even when no writer is left to publish the end (its process
+          // died: the server's own check comes only at the next heartbeat). The stream
+          // stays open a moment for the end's text: the writer's last words land after this.
+          live.stopped = true;
+          state.streams.delete(id);
+          window.setTimeout(() => live.source.close(), STOPPED_STREAM_MS);
+        } else {
+          window.clearTimeout(state.polls.get(id));
+          state.polls.delete(id);
+        }
         replyEnded(message);
       }
       announce(gettext("Stopping the reply."));
@@ -959,6 +989,7 @@
     clearAlert();
     try {
       upsertMessage(await api(`messages/${id}/retry/`, { method: "POST" }));
+      focusMessage(id); // its Retry button was redrawn away
       watchReply(id);
       announce(gettext("Retrying the reply."));
     } catch (err) {
@@ -1037,7 +1068,7 @@
       }
     } catch (err) {
       saveDraft();
-      showAlert(err.network ? `${err.message} ${gettext("Press Send to try again; the message will not be duplicated.")}` : err.message);
+      showAlert(err.network ? `${err.message} ${gettext("Send again when you are ready: the message will not be duplicated.")}` : err.message);
     } finally {
       setSending(false);
       if (!TOUCH) els.input.focus();
@@ -1142,9 +1173,13 @@
 
   // ---------------------------------------------------------------- layout and wiring
 
+  const SIDE_BY_SIDE = window.matchMedia("(min-width: 768px)");
+
   function setSidebarOpen(open) {
     els.sidebar.classList.toggle("open", open);
     els.sidebarToggle.setAttribute("aria-expanded", String(open));
+    // On a phone the drawer covers the conversation: Tab must not reach what it hides.
+    $("main").inert = open && !SIDE_BY_SIDE.matches;
   }
 
   function routeFromLocation() {
@@ -1180,6 +1215,7 @@
     els.input.addEventListener("input", () => { updateCommandList(); saveDraft(); updateComposer(); });
     els.input.addEventListener("blur", () => { state.commandMatches = []; renderCommandList(); });
     if (TOUCH) els.hint.textContent = gettext("Enter breaks the line; the Send button sends.");
+    SIDE_BY_SIDE.addEventListener("change", () => setSidebarOpen(els.sidebar.classList.contains("open")));
     els.sidebarToggle.addEventListener("click", () => {
       const open = !els.sidebar.classList.contains("open");
       setSidebarOpen(open);

@@ -38,7 +38,8 @@ window.LA = (() => {
 
   function signInAgain(next) {
     beforeSignIn();
-    window.location.assign(`${LOGIN}?next=${encodeURIComponent(next || window.location.pathname)}`);
+    // "expired": the sign-in page says why the user is there, and that the draft was kept.
+    window.location.assign(`${LOGIN}?next=${encodeURIComponent(next || window.location.pathname)}&expired=1`);
   }
 
   async function sessionEnded() {
@@ -63,7 +64,11 @@ window.LA = (() => {
     try {
       response = await fetch(url, init);
     } catch (err) {
-      throw new ApiError(gettext("No connection. Check your internet and try again."), 0, true);
+      // Offline is the device's; online, it is our server that did not answer.
+      const text = navigator.onLine === false
+        ? gettext("No connection. Check your internet.")
+        : gettext("The service could not be reached.");
+      throw new ApiError(text, 0, true);
     }
     if (response.status === 401 || (response.status === 403 && await sessionEnded())) {
       signInAgain();

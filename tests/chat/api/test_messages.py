@@ -117,11 +117,15 @@ def test_it_throttles_message_creation_with_retry_after(api, conversation, send,
         assert send(api, conversation["id"], {"content": "um"}).status_code == 202
         assert send(api, conversation["id"], {"content": "dois"}).status_code == 202
         response = send(api, conversation["id"], {"content": "três"}, **{"Accept-Language": "en"})
+        portuguese = send(api, conversation["id"], {"content": "três"}, **{"Accept-Language": "pt-BR"})
     finally:
         ScopedRateThrottle.THROTTLE_RATES = original
     assert response.status_code == 429
-    assert int(response.headers["Retry-After"]) > 0
-    assert "throttled" in response.json()["detail"].lower()
+    wait = int(response.headers["Retry-After"])
+    assert wait > 0
+    assert response.json() == {"detail": f"Too many requests. Try again in {wait} s."}
+    # DRF's own pt-BR text was European and misspelt ("Espera-se que esteja diponível").
+    assert portuguese.json()["detail"].startswith("Muitas requisições. Tente de novo em ")
     assert Message.objects.filter(role="user").count() == 2
 
 

@@ -133,7 +133,7 @@ def test_a_10_mb_body_is_a_json_413(api, path, content_type, body):
     response = raw(client, path, body, content_type)
     assert response.status_code == 413
     assert response["Content-Type"] == "application/json"
-    assert response.json() == {"detail": "The request body is too large (at most 1048576 bytes)."}
+    assert response.json() == {"detail": "This is too large to send: at most 1.0\xa0MB. Send long texts in parts."}
 
 
 def test_the_parser_itself_stops_reading_at_the_limit(settings):
@@ -212,4 +212,4 @@ def test_a_chunked_body_is_read_not_dropped(user, settings):
 
     settings.REQUEST_MAX_BYTES = settings.DATA_UPLOAD_MAX_MEMORY_SIZE = 2048
     status, body = _chunked("POST", CONVERSATIONS, [b'{"title": "', b"x" * 3000, b'"}'], token)
-    assert status == 413 and body == {"detail": "The request body is too large (at most 2048 bytes)."}
+    assert status == 413 and body == {"detail": "This is too large to send: at most 2.0\xa0KB. Send long texts in parts."}

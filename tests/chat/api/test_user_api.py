@@ -224,3 +224,11 @@ def test_another_users_memory_answers_404(api: Any, other_user: Any) -> None:
     assert api.delete(f"/api/v1/memory/{theirs.pk}/").status_code == 404
     assert api.get("/api/v1/memory/").json()["results"] == []
     assert KnowledgeItem.objects.get(pk=theirs.pk).content == "Segredo de Bruno"
+
+
+def test_saving_a_memory_item_unchanged_does_not_make_it_newer(api: Any) -> None:
+    """Items are ranked newest first in the prompt: a client re-saving one promoted it."""
+    item = api.post("/api/v1/memory/", {"kind": "fact", "content": "Mora em Curitiba"}, format="json").json()
+    for body in ({}, {"content": "Mora em Curitiba"}):
+        assert api.patch(f"/api/v1/memory/{item['id']}/", body, format="json").json()["updated_at"] == item["updated_at"]
+    assert api.patch(f"/api/v1/memory/{item['id']}/", {"content": "Mora em Recife"}, format="json").json()["updated_at"] > item["updated_at"]
