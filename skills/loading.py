@@ -6,7 +6,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 from django.core.exceptions import ValidationError
-from django.db import transaction
+from django.db import DatabaseError, transaction
 
 from .domain import SkillDefinition
 from .models import Skill
@@ -54,21 +54,41 @@ def row_values(definition: SkillDefinition) -> dict[str, object]:
 
 
 def load_directory(directory: Path) -> LoadReport:
-    """Upsert every valid SKILL.md under ``directory`` by name; report the rest."""
+    """Upsert every valid SKILL.md under ``directory`` by name; report the rest.
+
+    Each file is checked as the admin checks a form (``full_clean``: tools that exist,
+    preference names, the priority's range, no NUL) and saved on its own savepoint, so a bad
+    file is reported and skipped while the others load. A skill whose compound pattern names
+    another one (``@finance``) may come before it in the folder: files that fail are tried
+    again while each round loads one more.
+    """
     report = LoadReport()
     if not directory.is_dir():
         report.errors.append(f"{directory}: not a directory")
         return report
+    pending: list[tuple[Path, SkillDefinition]] = []
+    for path, parsed in read_skill_dir(directory):
+        report.warnings.extend(f"{path}: {warning}" for warning in parsed.warnings)
+        if parsed.definition is None:
+            error = str(parsed.error)
+            report.errors.append(error if error.startswith(f"{path}:") else f"{path}: {error}")
+        else:
+            pending.append((path, parsed.definition))
     with transaction.atomic():
-        for path, parsed in read_skill_dir(directory):
-            report.warnings.extend(f"{path}: {warning}" for warning in parsed.warnings)
-            if parsed.definition is None:
-                report.errors.append(f"{path}: {parsed.error}")
-                continue
-            try:
-                _upsert(parsed.definition, report)
-            except ValidationError as exc:  # e.g. a file that disables the fallback skill
-                report.errors.append(f"{path}: {'; '.join(exc.messages)}")
+        while pending:
+            failed: list[tuple[Path, SkillDefinition, str]] = []
+            for path, definition in pending:
+                try:
+                    with transaction.atomic():
+                        _upsert(definition, report)
+                except ValidationError as exc:  # e.g. a file that disables the fallback skill
+                    failed.append((path, definition, "; ".join(exc.messages)))
+                except DatabaseError as exc:  # a constraint the checks did not foresee
+                    failed.append((path, definition, str(exc).strip()))
+            if len(failed) == len(pending):
+                report.errors.extend(f"{path}: {reason}" for path, _, reason in failed)
+                break
+            pending = [(path, definition) for path, definition, _ in failed]
     return report
 
 
@@ -76,13 +96,16 @@ def _upsert(definition: SkillDefinition, report: LoadReport) -> None:
     values = row_values(definition)
     existing = Skill.objects.filter(name=definition.name).first()
     if existing is None:
-        Skill.objects.create(name=definition.name, **values)
+        created = Skill(name=definition.name, **values)
+        created.full_clean()
+        created.save()
         report.created.append(definition.name)
     elif existing.to_definition() == definition:
         report.unchanged.append(definition.name)
     else:
         for key, value in values.items():
             setattr(existing, key, value)
+        existing.full_clean()
         existing.save()
         report.updated.append(definition.name)
 

@@ -6,7 +6,7 @@ from collections.abc import Iterable
 from typing import Any
 
 from django.core.exceptions import ValidationError
-from django.core.validators import MaxValueValidator, MinValueValidator, RegexValidator
+from django.core.validators import MaxValueValidator, MinValueValidator, ProhibitNullCharactersValidator, RegexValidator
 from django.db import models
 
 from lifeassistant.tools import REGISTRY
@@ -68,6 +68,10 @@ def unknown_tools(names: Iterable[str]) -> list[str]:
 def _text_items_error(value: Any) -> str | None:
     if not isinstance(value, list) or not all(isinstance(item, str) for item in value):
         return "Enter a list of text items."
+    # The form field's NUL check reads the list's repr, where a NUL is escaped;
+    # PostgreSQL cannot store one (a 500 on save).
+    if any("\x00" in item for item in value):
+        return str(ProhibitNullCharactersValidator.message)
     return None
 
 

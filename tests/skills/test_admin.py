@@ -96,6 +96,15 @@ def test_saving_lines_stores_them_as_a_list_without_blanks_or_repeats(admin_clie
     assert Skill.objects.get(name="professional").trigger_patterns == ["reuniao", "=chefe", "prazo final"]
 
 
+@pytest.mark.parametrize("field", ["trigger_patterns", "examples"])
+def test_a_nul_in_a_list_field_is_a_field_error_not_a_500_on_postgresql(admin_client: Any, field: str) -> None:
+    response = admin_client.post(change_url("finance"), form_data("finance", **{field: "gasto\nab\x00c"}))
+
+    assert response.status_code == 200
+    assert errors_of(response)[field] == ["Null characters are not allowed."]
+    assert all("\x00" not in item for item in getattr(Skill.objects.get(name="finance"), field))
+
+
 def test_an_unknown_tool_is_refused_with_its_name(admin_client: Any) -> None:
     response = admin_client.post(
         change_url("finance"), form_data("finance", tools="create_expense\nsend_money_abroad")

@@ -90,3 +90,32 @@ def test_a_file_that_disables_the_fallback_skill_is_skipped_with_the_reason(tmp_
     assert report.updated == [] and len(report.errors) == 1
     assert "general" in report.errors[0]
     assert Skill.objects.get(name="general").enabled is True
+
+
+def test_a_file_the_admin_would_refuse_is_skipped_and_the_others_still_load(tmp_path):
+    """They were created unchecked (an unknown tool, a bad preference name), or crashed the
+    whole load on a constraint (a negative priority), so no valid file loaded either."""
+    write(tmp_path, "travel", "---\nname: travel\ndescription: Trips.\n---\nPlan.\n")
+    write(tmp_path, "unknown-tool", "---\nname: tooly\ndescription: x\ntools: [nope_tool]\n---\n")
+    write(tmp_path, "bad-preference", '---\nname: prefy\ndescription: x\nrequires_user_preference: "Bad Pref"\n---\n')
+    write(tmp_path, "negative-priority", "---\nname: lowly\ndescription: x\npriority: -1\n---\n")
+    write(tmp_path, "nul", '---\nname: nully\ndescription: x\ntriggers: ["ab\\0c"]\n---\n')
+
+    report = load_directory(tmp_path)
+
+    assert report.created == ["travel"]
+    assert sorted(error.split("/")[-2] for error in report.errors) == [
+        "bad-preference", "negative-priority", "nul", "unknown-tool"
+    ]
+    assert all(error.count("SKILL.md") == 1 for error in report.errors)  # the path once
+    assert list(Skill.objects.values_list("name", flat=True)) == ["travel"]
+
+
+def test_a_skill_naming_another_in_a_compound_loads_whatever_the_order(tmp_path):
+    # "aa-first" sorts before "zz-referenced" but names it with @zz.
+    write(tmp_path, "aa-first", '---\nname: aa\ndescription: x\ntriggers: ["medo & @zz"]\n---\n')
+    write(tmp_path, "zz-referenced", "---\nname: zz\ndescription: y\ntriggers: [divida]\n---\n")
+
+    report = load_directory(tmp_path)
+
+    assert sorted(report.created) == ["aa", "zz"] and report.errors == []

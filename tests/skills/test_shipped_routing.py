@@ -208,6 +208,7 @@ def test_a_conversation_combines_debts_with_the_feelings_and_the_sleep_they_cost
         ("my phone's battery health is at 80%", {"general"}),
         ("I'm sick of this song", {"general"}),
         ("não quero falar de trabalho hoje, me conta uma curiosidade", {"general"}),
+        ("paguei o aluguel de fevereiro", {"finance"}),  # "fever" fired on "fevereiro"
     ],
 )
 def test_held_out_vocabulary_and_false_positives(text, expected):
