@@ -19,7 +19,7 @@ from lifeassistant.admin_pages import model_page
 
 from .domain import BASE_TOOLS, FALLBACK_SKILL
 from .forms import PreviewForm, SkillForm
-from .models import PROTECTED_MESSAGE, Skill
+from .models import PROTECTED_MESSAGE, Skill, referring_skills
 from .services import current_catalog, plan_skills
 from .usage import REASON_HELP
 
@@ -189,6 +189,14 @@ class SkillAdmin(admin.ModelAdmin):
             _, name, description = actions["delete_selected"]
             actions["delete_selected"] = (_delete_selected_keeping_fallback, name, description)
         return actions
+
+    def get_deleted_objects(self, objs: Any, request: HttpRequest) -> tuple[Any, Any, Any, Any]:
+        """A skill another one names in a compound pattern (``@finance``) is protected like a
+        row a foreign key protects: the admin lists who names it and refuses the delete."""
+        to_delete, model_count, perms_needed, protected = super().get_deleted_objects(objs, request)
+        for name, named in referring_skills({skill.name for skill in objs}).items():
+            protected.append(f"{name}: its trigger patterns name {', '.join('@' + n for n in named)}")
+        return to_delete, model_count, perms_needed, protected
 
     def delete_queryset(self, request: HttpRequest, queryset: QuerySet[Skill]) -> None:
         super().delete_queryset(request, queryset.exclude(name=FALLBACK_SKILL))

@@ -75,6 +75,17 @@ def _text_items_error(value: Any) -> str | None:
     return None
 
 
+def referring_skills(names: set[str]) -> dict[str, list[str]]:
+    """The other skills whose compound patterns name any of ``names`` (``@finance``):
+    skill name → the names it refers to."""
+    referring: dict[str, list[str]] = {}
+    for skill in Skill.objects.exclude(name__in=names).only("name", "trigger_patterns"):
+        named = sorted({name for pattern in skill.trigger_patterns for name in skill_references(pattern)} & names)
+        if named:
+            referring[skill.name] = named
+    return referring
+
+
 class Skill(models.Model):
     """A package of tools, prompt and tone that activates for one domain of conversation.
 
@@ -158,6 +169,13 @@ class Skill(models.Model):
             errors.setdefault("name", []).append(
                 f"The fallback skill {FALLBACK_SKILL!r} cannot be renamed."
             )
+        if stored_name is not None and stored_name != self.name:
+            referring = referring_skills({stored_name})
+            if referring:
+                errors.setdefault("name", []).append(
+                    f"{', '.join(sorted(referring))} name this skill in compound patterns (@{stored_name}): "
+                    "change those patterns first, or they would never fire again."
+                )
         if FALLBACK_SKILL in (self.name, stored_name) and not self.enabled:
             errors.setdefault("enabled", []).append(PROTECTED_MESSAGE)
         if errors:

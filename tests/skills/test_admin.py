@@ -211,12 +211,12 @@ def test_the_fallback_skill_has_no_delete_page(admin_client: Any) -> None:
 
 
 def test_another_skill_can_still_be_deleted(admin_client: Any) -> None:
-    pk = Skill.objects.get(name="professional").pk
+    pk = Skill.objects.get(name="spiritual").pk  # no compound pattern names it
 
     response = admin_client.post(reverse("admin:skills_skill_delete", args=[pk]), {"post": "yes"})
 
     assert response.status_code == 302
-    assert not Skill.objects.filter(name="professional").exists()
+    assert not Skill.objects.filter(name="spiritual").exists()
 
 
 def test_bulk_delete_removes_the_others_and_keeps_the_fallback_with_a_warning(admin_client: Any) -> None:
@@ -294,3 +294,18 @@ def test_staff_can_create_a_skill_from_lines_and_it_detects_at_once(admin_client
     assert response.status_code == 302
     assert Skill.objects.get(name="pets").trigger_patterns == ["cachorr", "=gato", "veterinari"]
     assert current_catalog().matcher.match("levei o gato ao veterinário") == {"pets": ("=gato", "veterinari")}
+
+
+def test_a_skill_another_names_in_a_compound_can_be_neither_deleted_nor_renamed(admin_client: Any) -> None:
+    """The shipped counselor names @finance: deleting or renaming finance silently left that
+    pattern firing never again, and the next save of counselor failed."""
+    delete_page = admin_client.get(reverse("admin:skills_skill_delete", args=[Skill.objects.get(name="finance").pk]))
+    assert "counselor: its trigger patterns name @finance" in delete_page.content.decode()
+    admin_client.post(reverse("admin:skills_skill_delete", args=[Skill.objects.get(name="finance").pk]), {"post": "yes"})
+    assert Skill.objects.filter(name="finance").exists()
+
+    response = admin_client.post(change_url("finance"), form_data("finance", name="money"))
+
+    assert response.status_code == 200
+    assert errors_of(response)["name"][0].startswith("counselor, health name this skill in compound patterns (@finance)")
+    assert Skill.objects.filter(name="finance").exists()
