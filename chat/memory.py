@@ -3,9 +3,7 @@
 
 from __future__ import annotations
 
-import zoneinfo
 from collections.abc import Sequence
-from datetime import date
 
 from django.conf import settings
 from django.utils import timezone
@@ -39,14 +37,7 @@ def memory_section(profile: Profile, skill_names: Sequence[str]) -> str:
             "name": profile.display_name,
             "timezone": profile.timezone,
             "currency": profile.currency,
-            "today": _today_in(profile.timezone).isoformat(),
+            "today": timezone.localdate(timezone=profile.zone).isoformat(),
         },
         budget_tokens=settings.MEMORY_PROMPT_TOKENS,
     )
-
-
-def _today_in(zone: str) -> date:
-    try:
-        return timezone.now().astimezone(zoneinfo.ZoneInfo(zone)).date()
-    except (zoneinfo.ZoneInfoNotFoundError, ValueError):
-        return timezone.localdate()

@@ -2,11 +2,16 @@
 
 from __future__ import annotations
 
+import functools
+import zoneinfo
 from typing import TYPE_CHECKING, Any
 
 from django.conf import settings
 from django.core.exceptions import ValidationError
 from django.db import models
+from django.utils.translation import gettext_lazy as _
+
+from .money import CURRENCY_CODES
 
 if TYPE_CHECKING:
     from django.contrib.auth.models import User
@@ -24,6 +29,27 @@ def _validate_skill_names(value: Any) -> None:
         raise ValidationError('Disabled skills must be a list of skill names, e.g. ["spiritual"].')
 
 
+# Names in the time zone database that are no place a user lives: the server's own zone
+# and tzdata's placeholders.
+_NOT_PLACES = frozenset({"localtime", "Factory", "posixrules", "posix", "right"})
+
+
+@functools.cache
+def timezone_names() -> frozenset[str]:
+    """The IANA time zone names a profile may hold."""
+    return frozenset(zoneinfo.available_timezones()) - _NOT_PLACES
+
+
+def validate_timezone(value: str) -> None:
+    if value not in timezone_names():
+        raise ValidationError(_("Use an IANA time zone name, e.g. America/Sao_Paulo."))
+
+
+def validate_currency(value: str) -> None:
+    if value not in CURRENCY_CODES:
+        raise ValidationError(_("Use the ISO 4217 code of a currency in capitals, e.g. BRL, USD or EUR."))
+
+
 DEFAULT_TIMEZONE = "America/Sao_Paulo"
 DEFAULT_CURRENCY = "BRL"
 
@@ -38,8 +64,12 @@ class Profile(models.Model):
         blank=True,
         help_text="ISO 639-1 code (pt, en, es). Set by the user, or from their first message when unset.",
     )
-    timezone = models.CharField(max_length=64, default=DEFAULT_TIMEZONE, help_text="IANA name, e.g. America/Sao_Paulo.")
-    currency = models.CharField(max_length=3, default=DEFAULT_CURRENCY, help_text="ISO 4217 code, e.g. BRL.")
+    timezone = models.CharField(
+        max_length=64, default=DEFAULT_TIMEZONE, validators=[validate_timezone], help_text="IANA name, e.g. America/Sao_Paulo."
+    )
+    currency = models.CharField(
+        max_length=3, default=DEFAULT_CURRENCY, validators=[validate_currency], help_text="ISO 4217 code, e.g. BRL."
+    )
     disabled_skills = models.JSONField(
         default=list, blank=True, validators=[_validate_skill_names], help_text="Skills the user turned off."
     )
@@ -53,6 +83,14 @@ class Profile(models.Model):
 
     def __str__(self) -> str:
         return f"Profile of {self.user}"
+
+    @property
+    def zone(self) -> zoneinfo.ZoneInfo | None:
+        """The user's time zone; ``None`` (the server's) for a name this server's database lacks."""
+        try:
+            return zoneinfo.ZoneInfo(self.timezone)
+        except (zoneinfo.ZoneInfoNotFoundError, ValueError):
+            return None
 
     @classmethod
     def for_user(cls, user: User) -> Profile:
@@ -96,6 +134,12 @@ class KnowledgeItem(models.Model):
 
     def __str__(self) -> str:
         return self.content[:60]
+
+    @classmethod
+    def has_room_for(cls, owner: Any) -> bool:
+        """Whether ``owner`` may keep one more item (``MEMORY_MAX_ITEMS``). A soft cap: two
+        saves racing at the limit may both pass, which bounds growth all the same."""
+        return cls.objects.filter(owner=owner).count() < settings.MEMORY_MAX_ITEMS
 
 
 class MetricEntry(models.Model):

@@ -247,6 +247,9 @@ SEMANTIC_ROUTER_TIMEOUT_SECONDS = env_float("SEMANTIC_ROUTER_TIMEOUT_SECONDS", 1
 ANALYZER_TIMEOUT_SECONDS = env_float("ANALYZER_TIMEOUT_SECONDS", 3.0, minimum=0.5)
 # What the assistant knows about the user, in the system prompt (seed 004: 500–800 tokens).
 MEMORY_PROMPT_TOKENS = env_int("MEMORY_PROMPT_TOKENS", 600, minimum=0, maximum=4000)
+# How many things the assistant may remember per user (the API and the add_knowledge tool
+# refuse more): memory creation has no throttle, and the prompt ranks every item.
+MEMORY_MAX_ITEMS = env_int("MEMORY_MAX_ITEMS", 500, minimum=1, maximum=100_000)
 CONTEXT_LIGHT_TTL_SECONDS = env_int("CONTEXT_LIGHT_TTL_SECONDS", 1800, minimum=1)
 PENDING_ACTION_TTL_SECONDS = env_int("PENDING_ACTION_TTL_SECONDS", 3600, minimum=60)
 # An ended reply's HTML stays in the cache this long after it is rendered (0: every read

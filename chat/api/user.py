@@ -6,22 +6,20 @@ web chat's preferences page and the app) cannot overwrite each other's changes.
 
 from __future__ import annotations
 
-import functools
-import re
-import zoneinfo
 from typing import Any
 
+from django.conf import settings
 from django.db import transaction
 from django.db.models import QuerySet
-from django.utils.translation import get_language, gettext_lazy, gettext as _
+from django.utils.translation import get_language, gettext as _
 from drf_spectacular.utils import extend_schema
-from rest_framework import mixins, serializers, viewsets
+from rest_framework import exceptions, mixins, serializers, viewsets
 from rest_framework.request import Request
 from rest_framework.response import Response
 from rest_framework.serializers import BaseSerializer
 from rest_framework.views import APIView
 
-from lifeassistant.models import Area, KnowledgeItem, Profile
+from lifeassistant.models import Area, KnowledgeItem, Profile, validate_currency, validate_timezone
 from lifeassistant.openapi import error_responses
 from lifeassistant.users import request_user
 from skills.domain import FALLBACK_SKILL, PREFERENCE_NAME, SkillDefinition
@@ -34,17 +32,6 @@ from .views import NewestFirst
 
 # Flags are few (skills require one or two); a bound keeps a profile small.
 MAX_PREFERENCES = 50
-_CURRENCY = re.compile(r"^[A-Z]{3}$")
-
-
-# Names in the time zone database that are no place a user lives: the server's own zone
-# and tzdata's placeholders.
-_NOT_PLACES = frozenset({"localtime", "Factory", "posixrules", "posix", "right"})
-
-
-@functools.cache
-def _timezones() -> frozenset[str]:
-    return frozenset(zoneinfo.available_timezones()) - _NOT_PLACES
 
 
 # ------------------------------------------------------------------------------- /me/
@@ -90,15 +77,12 @@ class ProfileUpdateSerializer(RejectUnknownFieldsMixin, serializers.Serializer):
     display_name = StrictCharField(max_length=80, allow_blank=True, required=False, trim_whitespace=True)
     language = serializers.ChoiceField(choices=["pt-BR", "en", "es"], allow_null=True, required=False)
     timezone = StrictCharField(max_length=64, required=False)
-    currency = serializers.RegexField(
-        _CURRENCY, required=False, error_messages={"invalid": gettext_lazy("Use a three-letter ISO 4217 code in capitals, e.g. BRL.")}
-    )
+    currency = serializers.CharField(max_length=3, required=False, validators=[validate_currency])
     preferences = serializers.DictField(child=StrictBooleanField(), required=False)
     disabled_skills = serializers.ListField(child=StrictCharField(max_length=64), max_length=50, required=False)
 
     def validate_timezone(self, value: str) -> str:
-        if value not in _timezones():
-            raise serializers.ValidationError(_("Use an IANA time zone name, e.g. America/Sao_Paulo."))
+        validate_timezone(value)  # Django's ValidationError: DRF reports it on this field
         return value
 
     def validate_preferences(self, value: dict[str, bool]) -> dict[str, bool]:
@@ -221,6 +205,10 @@ class KnowledgeItemSerializer(RejectUnknownFieldsMixin, serializers.ModelSeriali
         return instance
 
 
+class MemoryFull(exceptions.APIException):
+    status_code = 409
+
+
 class MemoryViewSet(
     mixins.ListModelMixin,
     mixins.CreateModelMixin,
@@ -239,5 +227,18 @@ class MemoryViewSet(
     def get_queryset(self) -> QuerySet[KnowledgeItem]:
         return KnowledgeItem.objects.filter(owner=request_user(self.request))
 
+    @extend_schema(responses={201: KnowledgeItemSerializer, **error_responses(409)})
+    def create(self, request: Request, *args: Any, **kwargs: Any) -> Response:
+        return super().create(request, *args, **kwargs)
+
     def perform_create(self, serializer: BaseSerializer[KnowledgeItem]) -> None:
-        serializer.save(owner=request_user(self.request), source="user")
+        owner = request_user(self.request)
+        if not KnowledgeItem.has_room_for(owner):
+            raise MemoryFull(
+                _(
+                    "The assistant already remembers %(limit)d things about you, the most it keeps. "
+                    "Delete what it no longer needs to know, then add this again."
+                )
+                % {"limit": settings.MEMORY_MAX_ITEMS}
+            )
+        serializer.save(owner=owner, source="user")

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, Any
 
+from django.conf import settings
 from django.utils.translation import gettext as _
 
 from lifeassistant.models import KnowledgeItem
@@ -100,6 +101,11 @@ def add_knowledge(context: ToolContext, arguments: dict[str, Any]) -> dict[str, 
     same = [item for item in KnowledgeItem.objects.filter(owner=context.user, content__iexact=content)[:1]]
     if same:
         return {"status": "already_known", "item": knowledge_dict(same[0])}
+    if not KnowledgeItem.has_room_for(context.user):
+        raise ToolError(
+            f"Memory is full ({settings.MEMORY_MAX_ITEMS} items): nothing was saved. Tell the user "
+            "to delete items they no longer need in their preferences, then try again."
+        )
     item = KnowledgeItem.objects.create(
         owner=context.user,
         content=content,

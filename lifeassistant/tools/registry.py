@@ -10,7 +10,6 @@ from __future__ import annotations
 import json
 import logging
 import time
-import zoneinfo
 from collections.abc import Callable, Iterator, Mapping
 from contextlib import contextmanager
 from dataclasses import dataclass
@@ -169,11 +168,7 @@ def users_conventions(user: User) -> Iterator[None]:
     from lifeassistant.models import Profile  # not at import: tools register while the apps load
 
     profile = Profile.for_user(user)
-    try:
-        zone: zoneinfo.ZoneInfo | None = zoneinfo.ZoneInfo(profile.timezone)
-    except (zoneinfo.ZoneInfoNotFoundError, ValueError):
-        zone = None  # the server's
-    with timezone.override(zone), currency_override(profile.currency or "BRL"):
+    with timezone.override(profile.zone), currency_override(profile.currency or "BRL"):
         yield
 
 

@@ -44,3 +44,23 @@ def test_the_admin_lists_and_searches_each_table(admin_client: Client, rows: Non
     assert listing.status_code == 200
     assert shown in listing.content.decode()
     assert searched.status_code == 200
+
+
+def test_the_profile_admin_refuses_an_unknown_currency_or_time_zone(admin_client: Client, user: Any) -> None:
+    """The API refused them; staff could store one, and every amount was labelled with it."""
+    from lifeassistant.models import Profile
+
+    profile = Profile.for_user(user)
+    form = {"user": user.pk, "display_name": "", "language": "", "disabled_skills": "[]", "preferences": "{}"}
+    response = admin_client.post(
+        f"/admin/lifeassistant/profile/{profile.pk}/change/", {**form, "timezone": "Mars/Olympus", "currency": "BRR"}
+    )
+    assert response.status_code == 200
+    assert "Use an IANA time zone name" in response.content.decode()
+    assert "ISO 4217 code of a currency" in response.content.decode()
+    profile.refresh_from_db()
+    assert (profile.timezone, profile.currency) == ("America/Sao_Paulo", "BRL")
+
+    admin_client.post(f"/admin/lifeassistant/profile/{profile.pk}/change/", {**form, "timezone": "Asia/Tokyo", "currency": "JPY"})
+    profile.refresh_from_db()
+    assert (profile.timezone, profile.currency) == ("Asia/Tokyo", "JPY")

@@ -66,3 +66,13 @@ def test_another_users_person_is_neither_read_nor_changed(user: Any, other_user:
     assert run(user, "update_person", person_id=theirs.pk, notes="x") == f"No person with id {theirs.pk} was found."
     theirs.refresh_from_db()
     assert theirs.notes == ""
+
+
+def test_a_full_memory_refuses_a_new_fact_and_says_why(user: Any, settings: Any) -> None:
+    settings.MEMORY_MAX_ITEMS = 1
+    assert run(user, "add_knowledge", content="Mora em Recife")["status"] == "saved"
+    assert run(user, "add_knowledge", content="mora em recife")["status"] == "already_known"
+
+    error = run(user, "add_knowledge", content="Tem dois gatos")
+    assert "Memory is full (1 items)" in error
+    assert KnowledgeItem.objects.filter(owner=user).count() == 1

@@ -70,6 +70,8 @@ def test_a_patch_does_not_overwrite_a_field_changed_meanwhile(api: Any, user: An
         ({"timezone": "Mars/Olympus"}, "timezone"),
         ({"currency": "reais"}, "currency"),
         ({"currency": "brl"}, "currency"),
+        ({"currency": "ZZZ"}, "currency"),
+        ({"currency": "BRR"}, "currency"),
         ({"language": "fr"}, "language"),
         ({"preferences": {"christian_perspective": "yes"}}, "preferences"),
         ({"preferences": {"Bad Name": True}}, "preferences"),
@@ -232,3 +234,19 @@ def test_saving_a_memory_item_unchanged_does_not_make_it_newer(api: Any) -> None
     for body in ({}, {"content": "Mora em Curitiba"}):
         assert api.patch(f"/api/v1/memory/{item['id']}/", body, format="json").json()["updated_at"] == item["updated_at"]
     assert api.patch(f"/api/v1/memory/{item['id']}/", {"content": "Mora em Recife"}, format="json").json()["updated_at"] > item["updated_at"]
+
+
+def test_memory_is_capped_per_user_with_a_clear_409(api: Any, user: Any, other_user: Any, settings: Any) -> None:
+    """Memory creation has no throttle: without a cap one client could fill the table."""
+    settings.MEMORY_MAX_ITEMS = 3
+    for n in range(3):
+        assert api.post("/api/v1/memory/", {"content": f"Fato {n}"}, format="json").status_code == 201
+    KnowledgeItem.objects.create(owner=other_user, content="Outro usuário")  # others' items do not count
+
+    refused = api.post("/api/v1/memory/", {"content": "Mais um"}, format="json", HTTP_ACCEPT_LANGUAGE="en")
+    assert refused.status_code == 409
+    assert "remembers 3 things" in refused.json()["detail"]
+    assert KnowledgeItem.objects.filter(owner=user).count() == 3
+
+    api.delete(f"/api/v1/memory/{KnowledgeItem.objects.filter(owner=user).first().pk}/")
+    assert api.post("/api/v1/memory/", {"content": "Mais um"}, format="json").status_code == 201
