@@ -68,7 +68,9 @@ REFERS_BACK: tuple[str, ...] = (
 CHANGES_TOPIC: tuple[str, ...] = (
     "mudando de assunto", "mudando um pouco de assunto", "trocando de assunto",
     "mudar de assunto", "outro assunto", "nada a ver", "changing the subject",
-    "change of subject", "on another note", "unrelated", "by the way", "btw",
+    "change of subject", "on another note", "unrelated", "by the way", "btw", "anyway",
+    "falando em outra coisa", "falando de outra coisa", "cambiando de tema", "otro tema",
+    "por cierto", "alias",
 )
 
 

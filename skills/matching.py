@@ -35,7 +35,9 @@ Matching ignores case and accents, in the pattern and in the message alike:
 
 A topic the user sets aside fires nothing: in "não quero falar de trabalho hoje" or
 "I don't want to talk about money", up to three words after the phrase (:data:`SETS_ASIDE`),
-up to a punctuation mark, are skipped by every skill, whatever its patterns.
+up to a punctuation mark, are skipped by every skill, whatever its patterns. So are up to
+five words after a question about history or public figures (:data:`ABOUT_THE_WORLD`:
+"quem inventou o cartão de crédito?").
 
 Punctuation is kept: ``não sei o que fazer`` does not fire on "não sei, o que fazer".
 A pattern needs at least one letter or digit, at most 100 characters (a compound
@@ -92,19 +94,39 @@ SETS_ASIDE: tuple[str, ...] = (
         ("about",),
     ),
     "stop bringing up", "stop mentioning", "don't mention", "dont mention",
+    *_phrases(("esquece", "esqueca", "deixa pra la", "forget"), ("o", "a", "os", "as", "about", "the")),
+    "not in the mood to talk about", "not in the mood for", "no quiero consejos",
     *_phrases(("no quiero hablar", "no hablemos"), ("de", "del", "sobre")),
 )
 SET_ASIDE_WORDS = 3
-_SET_ASIDE = re.compile(
-    r"(?<!\w)(?:" + "|".join(sorted(map(re.escape, SETS_ASIDE), key=len, reverse=True)) + r")(?!\w)"
-    r"((?:\s+[\w'-]+){1," + str(SET_ASIDE_WORDS) + r"})"
+
+# Phrases (normalized) opening a question about history or public figures: "quem inventou
+# o cartão de crédito?" asks about the world, not the user's money, and "quem foi a irmã
+# Dulce?" about no one's sister. The words after one, up to a punctuation mark, are skipped
+# like a topic set aside. "quem foi que me emprestou..." is about the user, so it is left out.
+ABOUT_THE_WORLD: tuple[str, ...] = (
+    "quem inventou", "quem criou", "quem fundou", "quem descobriu", "quem foi o", "quem foi a",
+    "quem foram os", "who invented", "who founded", "who discovered", "who was the", "who were the",
+    "quien invento", "quien fundo", "quien fue el", "quien fue la",
 )
+ABOUT_THE_WORLD_WORDS = 5
+
+
+def _opening_regex(phrases: Iterable[str], words: int) -> re.Pattern[str]:
+    """Any of ``phrases`` as whole words, capturing the next 1 to ``words`` words."""
+    return re.compile(
+        r"(?<!\w)(?:" + "|".join(sorted(map(re.escape, phrases), key=len, reverse=True)) + r")(?!\w)"
+        r"((?:\s+[\w'-]+){1," + str(words) + r"})"
+    )
+
+
+_SKIPPED = (_opening_regex(SETS_ASIDE, SET_ASIDE_WORDS), _opening_regex(ABOUT_THE_WORLD, ABOUT_THE_WORLD_WORDS))
 
 
 def set_aside_spans(normalized: str) -> list[tuple[int, int]]:
-    """The spans of ``normalized`` (see :func:`lifeassistant.text.normalize`) holding a
-    topic set aside: the words after each :data:`SETS_ASIDE` phrase."""
-    return [found.span(1) for found in _SET_ASIDE.finditer(normalized)]
+    """The spans of ``normalized`` (see :func:`lifeassistant.text.normalize`) no skill
+    reads: the words after each :data:`SETS_ASIDE` or :data:`ABOUT_THE_WORLD` phrase."""
+    return [found.span(1) for regex in _SKIPPED for found in regex.finditer(normalized)]
 
 
 # What a compiled pattern does when it matches.

@@ -300,11 +300,25 @@ def test_malformed_compound_patterns_are_skipped_and_reported():
         "hoje não quero saber de trabalho",
         "por favor não me pergunta sobre o trabalho",
         "please stop bringing up work",
+        "esquece o trabalho, me conta uma curiosidade",
+        "not in the mood to talk about work, tell me a joke",
     ],
 )
 def test_a_topic_the_user_sets_aside_fires_nothing(text):
     work = make_skill("professional", "trabalh", "=work", "about work", "=trabajo")
     assert match(text, work) == {}
+
+
+@pytest.mark.parametrize(
+    "text",
+    ["Quem inventou o cartão de crédito?", "quem foi o fundador do Nubank?", "who invented the credit card?"],
+)
+def test_a_question_about_history_or_public_figures_fires_nothing(text):
+    finance = make_skill("finance", "credit", "=cartao", "=nubank", "=card")
+    assert match(text, finance) == {}
+    # The question ends at its punctuation, and a question about the user is theirs.
+    assert match(f"{text} Paguei o cartão ontem", finance) == {"finance": ("=cartao",)}
+    assert match("quem foi que usou meu cartão?", finance) == {"finance": ("=cartao",)}
 
 
 def test_only_the_words_right_after_the_set_aside_phrase_are_skipped():
