@@ -70,7 +70,11 @@ CHANGES_TOPIC: tuple[str, ...] = (
     "mudar de assunto", "outro assunto", "nada a ver", "changing the subject",
     "change of subject", "on another note", "unrelated", "by the way", "btw", "anyway",
     "falando em outra coisa", "falando de outra coisa", "cambiando de tema", "otro tema",
-    "por cierto", "alias",
+    "por cierto", "alias", "chega disso", "chega desse assunto", "enough about that",
+    "enough of that",
+    # Thanks for listening closes a vent: what comes next is a new subject.
+    "thanks for listening", "obrigado por ouvir", "obrigada por ouvir", "obg por ouvir",
+    "valeu por ouvir", "vlw por ouvir", "gracias por escucharme",
 )
 
 

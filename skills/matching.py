@@ -96,6 +96,8 @@ SETS_ASIDE: tuple[str, ...] = (
     "stop bringing up", "stop mentioning", "don't mention", "dont mention",
     *_phrases(("esquece", "esqueca", "deixa pra la", "forget"), ("o", "a", "os", "as", "about", "the")),
     "not in the mood to talk about", "not in the mood for", "no quiero consejos",
+    *_phrases(("n quero falar", "nao qro falar", "n qro falar", "n quero saber", "n quero papo"), ("de", "do", "da", "sobre")),
+    *_phrases(("nao to", "nao estou", "n to"), ("preocupado com", "preocupada com")),
     *_phrases(("no quiero hablar", "no hablemos"), ("de", "del", "sobre")),
 )
 SET_ASIDE_WORDS = 3

@@ -315,6 +315,8 @@ def test_an_explicit_skill_does_not_combine_with_inertia():
         ("anyway, what's the capital of Iceland?", Cue.CHANGES_TOPIC),
         ("beleza. falando em outra coisa, quanto foi o jogo?", Cue.CHANGES_TOPIC),
         ("Por cierto, ¿qué hora es en Lima?", Cue.CHANGES_TOPIC),
+        ("thanks for listening. what's a decent pasta recipe?", Cue.CHANGES_TOPIC),
+        ("ta bom, chega disso. me conta uma curiosidade", Cue.CHANGES_TOPIC),
         ("corri 5 km hoje", Cue.NONE),
         ("Gastei 50 essa semana", Cue.NONE),
         ("Paraisso é um nome estranho", Cue.NONE),

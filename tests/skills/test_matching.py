@@ -302,6 +302,8 @@ def test_malformed_compound_patterns_are_skipped_and_reported():
         "please stop bringing up work",
         "esquece o trabalho, me conta uma curiosidade",
         "not in the mood to talk about work, tell me a joke",
+        "n quero falar de trabalho hj, so relaxar",
+        "nao to preocupado com trabalho nao, so qro saber q horas fecha o shopping",
     ],
 )
 def test_a_topic_the_user_sets_aside_fires_nothing(text):
