@@ -180,3 +180,28 @@ def test_the_preferences_page_turns_on_the_christian_perspective_and_edits_memor
     ]
     shot(page, "desktop-preferences")
 
+
+
+def test_scrolled_up_a_button_brings_the_latest_messages_back(page: Page, base_url: str, user: Any) -> None:
+    """Reading back through a long thread, the newest messages were only a long scroll away."""
+    from chat.models import Conversation, Message
+
+    conversation = Conversation.objects.create(owner=user, title="Long thread")
+    for n in range(12):
+        question = Message.objects.create(conversation=conversation, role="user", content=f"Question {n}\n" * 3)
+        Message.objects.create(conversation=conversation, role="assistant", reply_to=question, content=f"Answer {n}\n" * 4)
+    sign_in(page, base_url)
+    page.goto(f"{base_url}/c/{conversation.pk}/")
+    expect(page.get_by_text("Answer 11").first).to_be_in_viewport()
+    jump = page.get_by_test_id("jump-latest")
+    expect(jump).to_be_hidden()  # already at the newest
+
+    page.locator("#messages-scroller").evaluate("node => { node.scrollTop = 0; }")
+    expect(jump).to_be_visible()
+    expect(page.get_by_text("Answer 11").first).not_to_be_in_viewport()
+    jump.focus()
+    page.keyboard.press("Enter")
+
+    expect(page.get_by_text("Answer 11").first).to_be_in_viewport()
+    expect(jump).to_be_hidden()
+    expect(page.get_by_test_id("composer")).to_be_focused()

@@ -38,6 +38,7 @@
     scroller: $("messages-scroller"),
     messages: $("messages"),
     older: $("older-messages"),
+    jump: $("jump-latest"),
     composer: $("composer"),
     input: $("composer-input"),
     send: $("send-button"),
@@ -148,6 +149,12 @@
 
   function scrollToBottom() {
     els.scroller.scrollTop = els.scroller.scrollHeight;
+  }
+
+  // "Latest messages" shows while the newest are out of sight: scrolled up, or a reply
+  // growing below the fold (the thread's resizes are watched, not only scrolling).
+  function updateJump() {
+    els.jump.hidden = isNearBottom();
   }
 
   // ---------------------------------------------------------------- conversation list
@@ -1209,6 +1216,16 @@
     els.search.addEventListener("input", onSearchInput);
     els.moreConversations.addEventListener("click", () => loadConversations(state.conversationsNext).catch((err) => showAlert(err.message)));
     els.older.addEventListener("click", loadOlderMessages);
+    els.scroller.addEventListener("scroll", updateJump, { passive: true });
+    const sizes = new ResizeObserver(updateJump);
+    sizes.observe(els.messages);
+    sizes.observe(els.scroller);
+    els.jump.addEventListener("click", (event) => {
+      scrollToBottom();
+      // The button hides itself: focus goes to the composer rather than to the page, except
+      // after a tap (detail > 0), where it would open the on-screen keyboard unasked.
+      if (!TOUCH || event.detail === 0) els.input.focus();
+    });
     els.composer.addEventListener("submit", (event) => { event.preventDefault(); sendMessage(); });
     els.stop.addEventListener("click", stopReply);
     els.input.addEventListener("keydown", handleComposerKeys);
