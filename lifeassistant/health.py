@@ -29,6 +29,9 @@ def database_status() -> str:
     pool = getattr(connection, "pool", None)  # PostgreSQL's connection pool; None on SQLite
     try:
         if pool is not None:
+            # Django opens its pool on the first query; a fresh process's first request
+            # may be this one (a load balancer waiting for 200 before sending traffic).
+            pool.open()
             with pool.connection(timeout=HEALTH_DATABASE_TIMEOUT_SECONDS) as raw:
                 raw.execute("SELECT 1")
         else:

@@ -72,3 +72,17 @@ def test_healthz_reports_the_database(client) -> None:
         pytest.skip("needs DATABASE_URL=postgres://...")
     response = client.get("/healthz")
     assert response.json()["database"] == "ok"
+
+
+def test_healthz_answers_ok_as_a_fresh_processs_first_request(client) -> None:
+    """Django opens the pool on the first query: /healthz alone said 503 until another
+    request came, so a load balancer waiting for 200 never sent the new process traffic."""
+    if connection.vendor != "postgresql":
+        pytest.skip("needs DATABASE_URL=postgres://...")
+    connection.close()
+    connection.close_pool()  # as a new process starts: no pool yet, and not open once made
+    assert connection.pool.closed
+
+    response = client.get("/healthz")
+    assert response.status_code == 200, response.json()
+    assert response.json()["database"] == "ok"
