@@ -6,7 +6,8 @@ from collections.abc import Callable
 
 from django.conf import settings
 from django.core.exceptions import RequestDataTooBig
-from django.http import HttpRequest, HttpResponse, JsonResponse
+from django.http import HttpRequest, HttpResponse, HttpResponseBase, JsonResponse
+from django.middleware.common import CommonMiddleware as DjangoCommonMiddleware
 from django.template.defaultfilters import filesizeformat
 from django.utils.translation import gettext as _
 
@@ -78,3 +79,30 @@ class ApiNotFoundMiddleware:
         if response.status_code == 404 and is_api(request) and response.get("Content-Type", "").startswith("text/html"):
             return not_found(request)
         return response
+
+
+class CommonMiddleware(DjangoCommonMiddleware):
+    """Django's, except that an API write to an address missing its slash is redirected
+    with ``308``, which keeps the method and the body.
+
+    Django answers such a ``POST`` with a 500 (a ``RuntimeError`` telling the developer
+    to add the slash) while ``DEBUG`` is on, and with a ``301`` otherwise, which clients
+    follow as a ``GET``: the conversation list came back with a 200, and nothing was
+    created. A 308 is followed as the same request by clients that follow redirects,
+    and is no 2xx for those that do not.
+    """
+
+    def process_response(self, request: HttpRequest, response: HttpResponseBase) -> HttpResponseBase:
+        if (
+            response.status_code == 404
+            and request.method not in ("GET", "HEAD", "OPTIONS")
+            and is_api(request)
+            and self.should_redirect_with_slash(request)
+        ):
+            location = request.get_full_path(force_append_slash=True)
+            redirect = JsonResponse(
+                {"detail": _("This address ends with a slash: %(path)s") % {"path": location}}, status=308
+            )
+            redirect["Location"] = location
+            return redirect
+        return super().process_response(request, response)

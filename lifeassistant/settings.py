@@ -46,7 +46,8 @@ INSTALLED_APPS = [
 MIDDLEWARE = [
     "django.middleware.security.SecurityMiddleware",
     "django.contrib.sessions.middleware.SessionMiddleware",
-    "django.middleware.common.CommonMiddleware",
+    # Django's, with API writes to a path missing its slash redirected by 308, not 301.
+    "lifeassistant.middleware.CommonMiddleware",
     # Inside CommonMiddleware, so a path missing its slash is still redirected.
     "lifeassistant.middleware.ApiNotFoundMiddleware",
     "django.middleware.csrf.CsrfViewMiddleware",

@@ -22,6 +22,24 @@ def test_an_api_path_missing_its_slash_is_still_redirected(api, settings):
     assert response.status_code == 301 and response["Location"] == "/api/v1/conversations/"
 
 
+@pytest.mark.parametrize("debug", [False, True])
+@pytest.mark.parametrize("method", ["post", "patch", "put", "delete"])
+def test_an_api_write_missing_its_slash_is_redirected_keeping_its_method(api, settings, conversation, debug, method):
+    """DEBUG on: a 500 (Django's RuntimeError for the developer). Off: a 301, which clients
+    follow as a GET, so a POST "succeeded" with the list and created nothing."""
+    settings.DEBUG = debug
+    from chat.models import Conversation
+
+    path = "/api/v1/conversations" if method == "post" else f"/api/v1/conversations/{conversation['id']}"
+    before = Conversation.objects.count()
+    response = getattr(api, method)(path, {"title": "Nova"}, format="json", headers={"Accept-Language": "en"})
+
+    assert response.status_code == 308
+    assert response["Location"] == f"{path}/"
+    assert response.json() == {"detail": f"This address ends with a slash: {path}/"}
+    assert Conversation.objects.count() == before
+
+
 def test_an_api_crash_answers_json(api, conversation, monkeypatch):
     from chat.api import views
 
