@@ -110,6 +110,17 @@ def clear_events(message_id: int) -> None:
         logger.warning("event log unavailable; the old events of reply %s stay until they expire", message_id)
 
 
+def publish_deleted(message_ids: list[int]) -> None:
+    """End the logs of replies deleted while they ran (best effort: else their readers
+    learn it at the next heartbeat)."""
+    try:
+        log = event_log()
+        for message_id in message_ids:
+            log.append(message_id, "deleted", {})
+    except EventLogUnavailable:
+        logger.warning("event log unavailable; readers of deleted replies %s learn it at their next heartbeat", message_ids)
+
+
 def publish_status(message_id: int, status: str, **extra: Any) -> None:
     """A ``status`` event (best effort)."""
     try:

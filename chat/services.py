@@ -47,7 +47,7 @@ from .actions import (
 )
 from .answering import fail
 from .failures import Failure
-from .reply_progress import clear_events, publish_final
+from .reply_progress import clear_events, publish_deleted, publish_final
 from skills.commands import CommandPlan, plan_commands
 from .language import django_language, fallback_language
 from .limits import bounded
@@ -507,7 +507,16 @@ def delete_conversation(conversation: Conversation) -> None:
     key: a 500. Locking the conversation first orders the two: a message being stored
     finishes first and goes with the conversation, or finds it gone (a 404)."""
     with transaction.atomic():
-        lock_conversation(conversation.pk).delete()
+        locked = lock_conversation(conversation.pk)
+        # Replies still being written have readers following them: end their streams now.
+        unended = list(
+            Message.objects.filter(conversation=locked, role=Message.Role.ASSISTANT)
+            .exclude(status__in=FINAL_STATUSES)
+            .values_list("pk", flat=True)
+        )
+        locked.delete()
+        if unended:
+            transaction.on_commit(lambda: publish_deleted(unended))
 
 
 def live_messages(conversation_id: int) -> Any:

@@ -27,7 +27,8 @@ import redis
 import redis.asyncio as aredis
 from django.conf import settings
 
-FINAL_TYPES = frozenset({"done", "failed", "cancelled"})
+# "deleted": the reply went with its conversation; readers get an error event and the end.
+FINAL_TYPES = frozenset({"done", "failed", "cancelled", "deleted"})
 # ASCII digits only (\d also takes "١٢٣" and "１"), each part a 64-bit unsigned integer as
 # Redis Stream ids are: anything else is refused here, not by Redis as if it were down.
 EVENT_ID = re.compile(r"[0-9]{1,20}-[0-9]{1,20}")

@@ -85,6 +85,8 @@ def _check(request: HttpRequest, pk: int) -> Opening:
     # The header first: an EventSource opened with ?after= sends the newest id it has in
     # Last-Event-ID when it reconnects, to the same address.
     after = request.headers.get("Last-Event-ID") or request.GET.get("after") or None
+    if not message.has_ended and fail_if_abandoned(pk):
+        message.refresh_from_db()  # failed now, its end published: the stream replays it
     log = event_log()
     try:
         exists = log.exists(pk)
@@ -130,6 +132,9 @@ async def _stream(log: EventLog, pk: int, after: str | None, language: str | Non
                     return
                 continue
             for event in events:
+                if event.type == "deleted":
+                    yield _error_event(after, DELETED, language)
+                    return
                 yield format_event(_in_reader_language(event, language))
                 after = event.id
                 if event.final:

@@ -409,6 +409,40 @@ def test_a_stream_whose_reply_is_deleted_with_its_conversation_ends_with_an_erro
     assert events[0]["data"] == {"detail": "Esta resposta foi excluída junto com a conversa."}
 
 
+def test_deleting_the_conversation_ends_its_replys_stream_at_once_not_at_the_next_heartbeat(
+    conversation: dict[str, Any], api: Any, user: Any, settings: Any, shipped_skills: None,
+    django_capture_on_commit_callbacks: Any,
+) -> None:
+    """The web chat showed "thinking" for the heartbeat's 15 s after the delete."""
+    import asyncio
+
+    from asgiref.sync import sync_to_async
+
+    settings.EVENTS_HEARTBEAT_SECONDS = 30
+    submitted = api.post(f"/api/v1/conversations/{conversation['id']}/messages/", {"content": "Oi"}, format="json")
+    reply_id = submitted.json()["assistant_message"]["id"]
+
+    def delete_in_another_tab() -> None:
+        with django_capture_on_commit_callbacks(execute=True):
+            assert api.delete(f"/api/v1/conversations/{conversation['id']}/").status_code == 204
+
+    async def follow_then_delete() -> list[dict[str, Any]]:
+        client = AsyncClient()
+        await client.aforce_login(user)
+        response = await client.get(f"/api/v1/messages/{reply_id}/events/", headers={"Accept-Language": "en"})
+        await sync_to_async(delete_in_another_tab)()
+        body = b"".join([chunk async for chunk in response.streaming_content]).decode()
+        return parse_sse(body)
+
+    async def within_five_seconds() -> list[dict[str, Any]]:
+        return await asyncio.wait_for(follow_then_delete(), 5)
+
+    events = async_to_sync(within_five_seconds)()
+
+    assert [event["event"] for event in events] == ["error"]
+    assert events[0]["data"] == {"detail": "This reply was deleted with its conversation."}
+
+
 def test_a_failed_replys_final_event_speaks_each_readers_language(reply: dict[str, Any], user: Any) -> None:
     """The worker published the end in Portuguese; each reader gets its own, as from GET."""
     from django.utils import translation
@@ -453,6 +487,28 @@ def test_a_reply_nobody_will_finish_fails_so_its_reader_gets_an_end_and_retry(
     assert events[-1]["event"] == "failed" and events[-1]["data"]["error_code"] == code
     assert api.get(f"/api/v1/messages/{reply_id}/").json()["status"] == "failed"
     assert api.post(f"/api/v1/messages/{reply_id}/retry/").status_code == 202
+
+
+def test_a_reply_long_abandoned_fails_as_its_stream_opens_not_at_the_first_heartbeat(
+    api: Any, conversation: dict[str, Any], user: Any, settings: Any
+) -> None:
+    import asyncio
+    from datetime import timedelta
+
+    from django.utils import timezone
+
+    settings.EVENTS_HEARTBEAT_SECONDS = 30
+    submitted = api.post(f"/api/v1/conversations/{conversation['id']}/messages/", {"content": "Oi"}, format="json")
+    reply_id = submitted.json()["assistant_message"]["id"]
+    long_ago = timezone.now() - timedelta(seconds=settings.CELERY_TASK_TIME_LIMIT + 121)
+    Message.objects.filter(pk=reply_id).update(status="running", started_at=long_ago)
+
+    async def within_five_seconds() -> tuple[int, Any]:
+        return await asyncio.wait_for(sync_to_async_get_events(user, f"/api/v1/messages/{reply_id}/events/"), 5)
+
+    _, events = async_to_sync(within_five_seconds)()
+
+    assert events[-1]["event"] == "failed" and events[-1]["data"]["error_code"] == "timeout"
 
 
 def test_a_reply_running_within_its_time_limit_is_left_alone(api: Any, conversation: dict[str, Any]) -> None:
