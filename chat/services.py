@@ -156,6 +156,7 @@ def store_turn(
         locked = lock_conversation(conversation.pk)
         if replacing is not None:
             supersede_turn(replacing)
+            forget_title_of_edited_opening(locked)
         previous_skills = list(locked.active_skills or [])
         listed = conversation_documents(locked)
         plan = detect_and_compose(
@@ -557,6 +558,19 @@ def supersede(messages: list[Message]) -> None:
         message.superseded_at = now
         if message.role == Message.Role.ASSISTANT:
             withdraw_for_superseded_reply(message)
+
+
+def forget_title_of_edited_opening(conversation: Conversation) -> None:
+    """An edit of the conversation's first message takes back the title made from it (by
+    the heuristic or the model, never one the user set): the new text names it, and what
+    the user edited away no longer shows in the list or answers a search."""
+    derived = (Conversation.TitleSource.MESSAGE, Conversation.TitleSource.MODEL)
+    if conversation.title_source not in derived:
+        return
+    if live_messages(conversation.pk).filter(role=Message.Role.USER).exists():
+        return  # not the first message: the title stays
+    conversation.title, conversation.title_source = "", Conversation.TitleSource.NONE
+    conversation.save(update_fields=["title", "title_source"])
 
 
 def supersede_turn(user_message: Message) -> None:

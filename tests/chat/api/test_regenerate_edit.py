@@ -163,6 +163,29 @@ def test_edit_supersedes_the_message_and_its_reply_and_sends_the_new_text(api, c
     assert Message.objects.get(pk=body["assistant_message"]["id"]).active_skills == ["finance"]
 
 
+def test_editing_the_first_message_renames_a_conversation_named_after_it_not_one_the_user_named(
+    api, conversation, send, post
+):
+    """The title kept what the user had edited away, and a search still found it."""
+    conversation = api.post("/api/v1/conversations/", {}, format="json").json()  # untitled
+    first = send(api, conversation["id"], {"content": "minha senha do banco é hunter2"}).json()
+    assert api.get(f"/api/v1/conversations/{conversation['id']}/").json()["title"].startswith("Minha senha")
+
+    post(api, first["user_message"]["id"], "edit", {"content": "quero organizar minhas contas"})
+
+    assert api.get(f"/api/v1/conversations/{conversation['id']}/").json()["title"] == "Quero organizar minhas contas"
+    assert api.get("/api/v1/conversations/?search=hunter2").json()["results"] == []
+    # A second message's edit, and a title the user chose, leave the title alone.
+    second = send(api, conversation["id"], {"content": "e também as dívidas"}).json()
+    post(api, second["user_message"]["id"], "edit", {"content": "e os boletos"})
+    assert api.get(f"/api/v1/conversations/{conversation['id']}/").json()["title"] == "Quero organizar minhas contas"
+    api.patch(f"/api/v1/conversations/{conversation['id']}/", {"title": "Contas"}, format="json")
+    named = api.post("/api/v1/conversations/", {"title": "Só minha"}, format="json").json()
+    opening = send(api, named["id"], {"content": "oi"}).json()
+    post(api, opening["user_message"]["id"], "edit", {"content": "olá de novo"})
+    assert api.get(f"/api/v1/conversations/{named['id']}/").json()["title"] == "Só minha"
+
+
 def test_edit_refuses_an_earlier_message_a_reply_and_a_message_whose_reply_runs(api, conversation, send, post):
     first = send(api, conversation["id"], {"content": "primeira"}).json()
     second = send(api, conversation["id"], {"content": "segunda"}).json()
