@@ -20,7 +20,27 @@ _NO_SIGNAL, _UNSUPPORTED = "pt-br", "en"
 # An API value per profile language, and back ("pt-BR" is what clients show and send).
 _PROFILE_VALUES = {"pt": "pt-BR", "en": "en", "es": "es"}
 
-_ACCEPT_ENTRY = re.compile(r"^\s*([A-Za-z]{1,8})(?:-[A-Za-z0-9]{1,8})*\s*(?:;\s*q\s*=\s*([0-9.]+))?\s*$")
+# A language range ("pt-BR", and "pt_BR" as some mobile clients write it, or "*"), then
+# parameters, of which only the weight "q" counts.
+_ACCEPT_ENTRY = re.compile(r"^\s*(\*|[A-Za-z]{1,8}(?:[-_][A-Za-z0-9]{1,8})*)\s*(;.*)?$")
+_WEIGHT = re.compile(r";\s*q\s*=\s*([^;\s]*)", re.IGNORECASE)
+
+
+def _accept_entries(header: str | None) -> list[tuple[str, float]]:
+    """(primary language or "*", weight) of each well-formed entry, at most 20. A weight
+    that is no number counts as 1: the browser still named the language."""
+    entries = []
+    for entry in (header or "").split(",")[:20]:
+        match = _ACCEPT_ENTRY.match(entry)
+        if match is None:
+            continue
+        weight_text = _WEIGHT.search(match.group(2) or "")
+        try:
+            weight = float(weight_text.group(1)) if weight_text else 1.0
+        except ValueError:
+            weight = 1.0
+        entries.append((re.split(r"[-_]", match.group(1))[0].lower(), weight))
+    return entries
 
 
 def fallback_language(conversation: str | None, profile: str | None, accept_language: str | None) -> str | None:
@@ -34,15 +54,7 @@ def fallback_language(conversation: str | None, profile: str | None, accept_lang
 def from_accept_language(header: str | None) -> str | None:
     """The supported language the browser prefers most ("en-US,en;q=0.9,pt;q=0.8" → "en")."""
     best: tuple[float, int, str] | None = None
-    for position, entry in enumerate((header or "").split(",")[:20]):
-        match = _ACCEPT_ENTRY.match(entry)
-        if match is None:
-            continue
-        code = match.group(1).lower()
-        try:
-            weight = float(match.group(2)) if match.group(2) is not None else 1.0
-        except ValueError:
-            continue
+    for position, (code, weight) in enumerate(_accept_entries(header)):
         if code in SUPPORTED and weight > 0 and (best is None or (weight, -position) > best[:2]):
             best = (weight, -position, code)
     return best[2] if best else None
@@ -52,14 +64,16 @@ def page_language(profile: str | None, chosen: str | None, accept_language: str 
     """The Django language of a page or API answer: the signed-in user's profile
     language, else the one chosen on the sign-in page (a Django language code, from the
     language cookie), else the browser's ``Accept-Language``; a browser that asks only
-    for languages the product does not speak gets English, no signal at all pt-BR."""
+    for languages the product does not speak gets English; no signal at all, or "*", pt-BR."""
     if profile:
         return django_language(profile)
     if chosen is not None and chosen in _DJANGO_CODES.values():
         return chosen
     if accept_language and accept_language.strip():
-        return django_language(from_accept_language(accept_language) or "unsupported")
-    return _NO_SIGNAL
+        named = [code for code, weight in _accept_entries(accept_language) if code != "*" and weight > 0]
+        if named:
+            return django_language(from_accept_language(accept_language) or "unsupported")
+    return _NO_SIGNAL  # no header, or one naming no language ("*": any will do)
 
 
 def django_language(language: str | None) -> str:

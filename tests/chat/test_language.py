@@ -30,7 +30,11 @@ def test_a_short_message_keeps_the_nearest_known_language(conversation, profile,
         ("en;q=0.2, es;q=0.7", "es"),
         ("*", None),
         ("", None),
-        ("en;q=abc", None),
+        ("en;q=abc", "en"),  # a weight that is no number: the language was still named
+        ("pt_BR", "pt"),  # as some mobile clients write it
+        ("pt-BR;q=0.9;foo=bar, en;q=0.5", "pt"),  # parameters besides the weight
+        ("es;q=0, *;q=0.1", None),
+        ("x-klingon, en", "en"),
     ],
 )
 def test_accept_language_picks_the_preferred_supported_language(header, expected) -> None:

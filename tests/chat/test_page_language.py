@@ -18,6 +18,10 @@ from chat.language import page_language
         (None, None, "de-DE,fr;q=0.8", "en"),  # a browser we cannot serve gets English
         (None, None, None, "pt-br"),  # no signal at all: most users are Brazilian
         (None, "xx", "", "pt-br"),  # a forged cookie is ignored
+        (None, None, "*", "pt-br"),  # any language will do: no signal
+        (None, None, "pt_BR", "pt-br"),
+        (None, None, "pt-BR;q=abc", "pt-br"),
+        (None, None, "fr, *;q=0.1", "en"),  # names only a language we cannot serve
     ],
 )
 def test_the_profile_then_the_choice_then_the_browser(
