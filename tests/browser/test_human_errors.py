@@ -97,3 +97,44 @@ def test_an_expired_session_keeps_the_draft_and_returns_to_the_same_conversation
         "Rascunho que não pode se perder"
     )
     shot(page, "draft-kept")
+
+
+def test_text_typed_while_a_conversation_opens_or_is_created_is_kept(
+    page: Page, base_url: str, user: Any, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The load restored the stored draft over what was typed meanwhile (8 of 12 tries: the
+    text vanished, lost letters, or was saved as the previous conversation's draft)."""
+    import time
+
+    from chat.api import views
+    from chat.models import Conversation
+
+    first = Conversation.objects.create(owner=user, title="Primeira")
+    second = Conversation.objects.create(owner=user, title="Segunda")
+    sign_in(page, base_url)
+    page.goto(f"{base_url}/c/{first.pk}/")
+    expect(page.get_by_test_id("composer")).to_be_visible()
+
+    slow_list, slow_create = views.ConversationMessagesView.get, views.ConversationViewSet.create
+    monkeypatch.setattr(views.ConversationMessagesView, "get", lambda *a, **k: (time.sleep(1.0), slow_list(*a, **k))[1])
+    monkeypatch.setattr(views.ConversationViewSet, "create", lambda *a, **k: (time.sleep(1.0), slow_create(*a, **k))[1])
+
+    page.get_by_role("link", name="Segunda").click()
+    page.get_by_test_id("composer").press_sequentially("Olá de novo")
+    expect(page).to_have_title(re.compile("^Segunda"))
+    page.wait_for_timeout(300)
+    expect(page.get_by_test_id("composer")).to_have_value("Olá de novo")
+
+    page.get_by_role("link", name="Primeira").click()
+    expect(page).to_have_title(re.compile("^Primeira"))
+    expect(page.get_by_test_id("composer")).to_have_value("")  # the draft went with Segunda
+    page.get_by_role("link", name="Segunda").click()
+    expect(page).to_have_title(re.compile("^Segunda"))
+    expect(page.get_by_test_id("composer")).to_have_value("Olá de novo")
+
+    page.locator("#new-conversation").click()
+    page.get_by_test_id("composer").press_sequentially("Conversa nova")
+    expect(page).to_have_url(re.compile(r"/c/\d+/$"))
+    page.wait_for_function(f"() => !location.pathname.endsWith('/c/{second.pk}/')")
+    page.wait_for_timeout(1500)
+    expect(page.get_by_test_id("composer")).to_have_value("Conversa nova")

@@ -63,6 +63,8 @@
     commandMatches: [],
     commandIndex: -1,
     lastSend: null, // {conversation, text, key}: reused when the same text is sent again
+    draftId: null, // the conversation the composer's text belongs to (see switchComposer)
+    typedWithoutDraft: false,
     sending: false,
   };
 
@@ -96,22 +98,37 @@
     return `draft:${id}`;
   }
 
+  // The composer belongs to the conversation being opened from the moment it is clicked
+  // (state.draftId), not once it has loaded: text typed meanwhile is that conversation's
+  // draft, and the load never overwrites it. null: no conversation, or a new one being made.
   function saveDraft() {
-    if (!state.current) return;
+    if (state.draftId === null) return;
     try {
-      if (els.input.value) localStorage.setItem(draftKey(state.current.id), els.input.value);
-      else localStorage.removeItem(draftKey(state.current.id));
+      if (els.input.value) localStorage.setItem(draftKey(state.draftId), els.input.value);
+      else localStorage.removeItem(draftKey(state.draftId));
     } catch (err) {
       // Storage full or disabled: the draft lives only in the page.
     }
   }
 
-  function restoreDraft(id) {
+  function storedDraft(id) {
     try {
-      els.input.value = localStorage.getItem(draftKey(id)) || "";
+      return localStorage.getItem(draftKey(id)) || "";
     } catch (err) {
-      els.input.value = "";
+      return "";
     }
+  }
+
+  // Hand the composer to conversation ``id`` (null: none yet). Text typed since the last
+  // hand-over with no conversation to hold it (while a new one was being created) goes
+  // with it; otherwise the box shows ``id``'s own draft.
+  function switchComposer(id) {
+    const carried = state.draftId === null && state.typedWithoutDraft ? els.input.value : null;
+    saveDraft();
+    state.draftId = id;
+    state.typedWithoutDraft = false;
+    if (carried !== null && id !== null) saveDraft();
+    else els.input.value = id === null ? "" : storedDraft(id);
     updateComposer();
   }
 
@@ -252,12 +269,15 @@
       els.input.focus();
       return;
     }
+    const previous = state.current;
+    switchComposer(null); // a new conversation starts empty; what is typed now goes into it
     try {
       const conversation = await api("conversations/", { method: "POST", body: { title: "" } });
       rememberConversation(conversation);
       await openConversation(conversation.id, { push: true });
       els.input.focus();
     } catch (err) {
+      if (previous && state.current === previous) switchComposer(previous.id); // what was typed stays, as its draft
       showAlert(err.message);
     }
   }
@@ -323,7 +343,7 @@
   }
 
   function closeConversation({ push }) {
-    saveDraft();
+    switchComposer(null);
     state.generation += 1;
     stopWatching();
     state.current = null;
@@ -342,7 +362,7 @@
   }
 
   async function openConversation(id, { push }) {
-    saveDraft();
+    switchComposer(id);
     const generation = ++state.generation;
     stopWatching();
     clearAlert();
@@ -360,7 +380,6 @@
       state.olderNext = page.next;
       rememberActions(actions);
       renderConversationHeader();
-      restoreDraft(id);
       state.messages.clear();
       els.messages.replaceChildren();
       resultsOf(page).reverse().forEach((message) => upsertMessage(message, { batch: true }));
@@ -1052,7 +1071,8 @@
 
   async function sendMessage() {
     const text = els.input.value;
-    if (!text.trim() || state.sending || !state.current) return;
+    // While another conversation opens, the box is already that one's: not sent to this one.
+    if (!text.trim() || state.sending || !state.current || state.current.id !== state.draftId) return;
     clearAlert();
     const conversation = state.current;
     const key = idempotencyKeyFor(conversation.id, text);
@@ -1229,7 +1249,12 @@
     els.composer.addEventListener("submit", (event) => { event.preventDefault(); sendMessage(); });
     els.stop.addEventListener("click", stopReply);
     els.input.addEventListener("keydown", handleComposerKeys);
-    els.input.addEventListener("input", () => { updateCommandList(); saveDraft(); updateComposer(); });
+    els.input.addEventListener("input", () => {
+      if (state.draftId === null) state.typedWithoutDraft = true;
+      updateCommandList();
+      saveDraft();
+      updateComposer();
+    });
     els.input.addEventListener("blur", () => { state.commandMatches = []; renderCommandList(); });
     if (TOUCH) els.hint.textContent = gettext("Enter breaks the line; the Send button sends.");
     SIDE_BY_SIDE.addEventListener("change", () => setSidebarOpen(els.sidebar.classList.contains("open")));
