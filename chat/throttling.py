@@ -15,7 +15,7 @@ from typing import Any, cast
 
 from django.core.exceptions import ValidationError
 from django.http import HttpRequest
-from django.utils.translation import gettext_lazy
+from django.utils.translation import ngettext
 from rest_framework.request import Request
 from rest_framework.settings import api_settings
 from rest_framework.throttling import ScopedRateThrottle, SimpleRateThrottle
@@ -23,7 +23,22 @@ from rest_framework.views import APIView
 
 from lifeassistant.cache import CACHE_ERRORS, log_cache_fault
 
-SIGN_IN_THROTTLED = gettext_lazy("Too many sign-in attempts. Try again in a minute.")
+def sign_in_throttled(wait: float) -> str:
+    """The sign-in forms' refusal, with the real wait (the per-username budget is per hour)."""
+    seconds = max(1, math.ceil(wait))
+    if seconds < 60:
+        return ngettext(
+            "Too many sign-in attempts. Try again in %(count)d second.",
+            "Too many sign-in attempts. Try again in %(count)d seconds.",
+            seconds,
+        ) % {"count": seconds}
+    minutes = math.ceil(seconds / 60)
+    return ngettext(
+        "Too many sign-in attempts. Try again in %(count)d minute.",
+        "Too many sign-in attempts. Try again in %(count)d minutes.",
+        minutes,
+    ) % {"count": minutes}
+
 _FORM_TYPES = ("application/x-www-form-urlencoded", "multipart/form-data")
 
 
@@ -71,10 +86,21 @@ class LoginUsernameThrottle(FailOpen, ConfiguredRate):
 
     def get_cache_key(self, request: Any, view: Any) -> str | None:
         username = claimed_username(request)
-        if username is None:
-            return None
+        return None if username is None else self.key_for(username)
+
+    def key_for(self, username: str) -> str:
         digest = hashlib.sha256(username.casefold().encode("utf-8", "replace")).hexdigest()[:32]
         return self.cache_format % {"scope": self.scope, "ident": digest}
+
+
+def forget_sign_ins(username: str) -> None:
+    """A successful sign-in clears its username's budget: only failures count against an
+    account, so its owner signing in often (tabs, devices, a script) never locks it."""
+    throttle = LoginUsernameThrottle()
+    try:
+        throttle.cache.delete(throttle.key_for(username))
+    except CACHE_ERRORS as exc:
+        log_cache_fault("the sign-in budget was not cleared", exc)
 
 
 def claimed_username(request: Any) -> str | None:
@@ -123,8 +149,12 @@ class ThrottledSignIn:
         if self.request is not None and self.request.method == "POST" and not missing:
             self.throttle_wait = sign_in_wait(self.request)
             if self.throttle_wait is not None:
-                raise ValidationError(SIGN_IN_THROTTLED, code="throttled")
-        return super().clean()  # type: ignore[misc]
+                raise ValidationError(sign_in_throttled(self.throttle_wait), code="throttled")
+        cleaned = super().clean()  # type: ignore[misc]
+        user = self.get_user()  # type: ignore[attr-defined]  # AuthenticationForm's
+        if user is not None:
+            forget_sign_ins(user.get_username())
+        return cleaned
 
 
 def retry_after(wait: float) -> str:

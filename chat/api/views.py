@@ -32,7 +32,7 @@ from skills.commands import available_commands
 from ..light_context_store import handle_action as handle_context_action
 from ..search import search_conversations
 from ..models import Conversation, Message
-from ..throttling import MessageRateThrottle, sign_in_throttles
+from ..throttling import MessageRateThrottle, forget_sign_ins, sign_in_throttles
 from ..services import (
     IdempotencyConflict,
     Submission,
@@ -383,6 +383,7 @@ class TokenView(APIView):
         )
         if user is None or not user.is_active:
             raise AuthenticationFailed(_("Unable to log in with the provided credentials."))
+        forget_sign_ins(user.get_username())
         token, _created = Token.objects.get_or_create(user=user)
         return Response({"token": token.key})
 

@@ -85,3 +85,23 @@ def test_the_skill_preview_needs_the_skill_view_permission(staff: Any) -> None:
     assert client.get("/admin/skills/skill/preview/").status_code == 403
     staff.user_permissions.add(Permission.objects.get(codename="view_skill"))
     assert client.get("/admin/skills/skill/preview/").status_code == 200
+
+
+@pytest.mark.usefixtures("three_per_username")
+def test_successful_sign_ins_do_not_spend_the_accounts_budget_and_a_lockout_says_how_long(staff: Any) -> None:
+    """30 sign-ins in an hour, successful ones included, locked the account for the rest of
+    the hour, and the page said "Try again in a minute"."""
+    for n in range(5):
+        door = APIClient(REMOTE_ADDR=f"198.51.100.{n}")
+        ok = door.post("/api/v1/auth/token/", {"username": "staff", "password": "staff-pass-123"}, format="json")
+        assert ok.status_code == 200, n
+        assert Client(REMOTE_ADDR=f"198.51.101.{n}").post("/login/", {"username": "staff", "password": "staff-pass-123"}).status_code == 302
+
+    for n in range(3):
+        Client(REMOTE_ADDR=f"198.51.102.{n}").post("/login/", {"username": "staff", "password": "wrong"})
+    refused = Client(REMOTE_ADDR="198.51.103.1", headers={"Accept-Language": "en"}).post(
+        "/login/", {"username": "staff", "password": "staff-pass-123"}
+    )
+    assert refused.status_code == 429
+    assert int(refused["Retry-After"]) > 3000
+    assert "Try again in 60 minutes." in refused.content.decode() or "Try again in 59 minutes." in refused.content.decode()

@@ -124,7 +124,7 @@ def test_too_many_sign_in_attempts_from_one_address_are_refused_with_a_clear_mes
     assert refused.status_code == 429
     assert int(refused["Retry-After"]) > 0
     html = refused.content.decode()
-    assert "Too many sign-in attempts. Try again in a minute." in html
+    assert "Too many sign-in attempts. Try again in 1 minute." in html  # the per-IP budget is per minute
     assert 'role="alert"' in html and 'value="ana"' in html
     assert "_auth_user_id" not in client.session  # even the right password does not sign in
 
