@@ -12,6 +12,7 @@ from __future__ import annotations
 import hashlib
 import re
 from importlib.metadata import version
+from typing import Any
 
 import nh3
 from markdown_it import MarkdownIt
@@ -64,7 +65,7 @@ _CLEANER = nh3.Cleaner(
 
 # Raise when ``_keep_attribute`` or anything else the fingerprint below cannot see changes
 # what render() returns.
-_REVISION = 2
+_REVISION = 3
 
 # What render() depends on. HTML kept from an earlier render (``chat.reply_html``) is
 # filed under it, so a deploy that changes the parser, the sanitizer or the allowlists
@@ -95,7 +96,21 @@ def render(markdown: str) -> str:
     """The reply's markdown as HTML safe to insert into the page."""
     if not markdown.strip():  # a reply not written yet (every 202): nothing to parse
         return ""
-    html = _CLEANER.clean(_PARSER.render(markdown)).strip()
+    tokens = _PARSER.parse(markdown)
+    _nest_headings(tokens)
+    html = _CLEANER.clean(_PARSER.renderer.render(tokens, _PARSER.options, {})).strip()
     # Not inside code blocks: their copy button must copy the plain space.
     parts = _CODE_BLOCK.split(html)
     return "".join(part if index % 2 else _CURRENCY_SPACE.sub("\\1\u00a0", part) for index, part in enumerate(parts))
+
+
+def _nest_headings(tokens: list[Any]) -> None:
+    """Headings under the page's own: the conversation's title is the page's h1, so a
+    reply's levels become h2, h3… in the order of depth they use ("# A" and "### B" are
+    h2 and h3). Screen readers list headings as an outline; a reply's "###" right under
+    the h1 skipped levels."""
+    levels = sorted({int(token.tag[1]) for token in tokens if token.type == "heading_open"})
+    rank = {level: f"h{min(6, 2 + index)}" for index, level in enumerate(levels)}
+    for token in tokens:
+        if token.type in ("heading_open", "heading_close"):
+            token.tag = rank[int(token.tag[1])]

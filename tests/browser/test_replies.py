@@ -13,6 +13,7 @@ from tests.browser.conftest import (
     DESKTOP_PT,
     PHONE_EN,
     REPLY_TIMEOUT_MS,
+    Client,
     clients,
     last_reply,
     last_user_message,
@@ -180,7 +181,7 @@ def test_a_reply_taller_than_the_screen_folds_behind_show_more(
 
 @clients([PHONE_EN, DESKTOP_PT])
 def test_regenerate_replaces_the_last_reply_and_edit_resends_hiding_the_old_turn(
-    page: Page, base_url: str, user: Any, scripted_llm: Any
+    page: Page, base_url: str, user: Any, scripted_llm: Any, client: Client
 ) -> None:
     from chat.models import Message
 
@@ -210,7 +211,15 @@ def test_regenerate_replaces_the_last_reply_and_edit_resends_hiding_the_old_turn
     last_user_message(page).get_by_test_id("edit-message").click()
     expect(editor).to_have_value("Quanto gastei?")
     editor.fill("Quanto gastei em novembro?")
-    last_user_message(page).locator("button[type=submit]").click()
+    if client.phone:  # a touch keyboard's Enter breaks the line: the Send button sends
+        editor.press("Enter")
+        expect(editor).to_have_value("Quanto gastei em novembro?\n")
+        last_user_message(page).locator("button[type=submit]").click()
+    else:  # as in the composer: Shift+Enter breaks the line, Enter sends (it only broke it)
+        editor.press("Shift+Enter")
+        expect(editor).to_have_value("Quanto gastei em novembro?\n")
+        editor.press("Backspace")
+        editor.press("Enter")
 
     expect(last_reply(page).get_by_test_id("message-body")).to_have_text(
         "Resposta à pergunta corrigida.", timeout=REPLY_TIMEOUT_MS

@@ -81,7 +81,7 @@ def test_headings_emphasis_lists_tables_code_and_links_render() -> None:
         "| Item | Valor |\n|:-----|------:|\n| Café | 5,00 |\n\n"
         "```python\nprint('oi')\n```\n\n[Banco](https://banco.example/x?a=1&b=2) <https://ex.example>"
     )
-    assert "<h1>Resumo</h1>" in html
+    assert "<h2>Resumo</h2>" in html  # under the page's h1, the conversation's title
     assert "<strong>Total</strong>" in html and "<em>nota</em>" in html
     assert "<ul>\n<li>um</li>" in html and "<ol>\n<li>primeiro</li>" in html
     assert '<th style="text-align:left">Item</th>' in html and "<td style=\"text-align:right\">5,00</td>" in html
@@ -125,3 +125,11 @@ def test_an_amount_does_not_break_between_its_currency_and_its_number_outside_co
     assert "<td>R$\u00a01.234,56</td>" in html
     assert "US$\u00a020 e €\u00a03" in html
     assert "<code>R$ 6\n</code>" in html  # the copy button copies a plain space
+
+
+def test_a_replys_headings_nest_under_the_page_title_without_skipping_levels() -> None:
+    """A reply's "###" came right after the page's h1: screen readers' outline skipped two levels."""
+    assert re.findall(r"<(h\d)>", render("### Gastos\n\ntexto\n\n##### Mercado\n\n### Contas")) == ["h2", "h3", "h2"]
+    assert re.findall(r"<(h\d)>", render("# A\n## B\n### C\n#### D\n##### E\n###### F")) == [
+        "h2", "h3", "h4", "h5", "h6", "h6"
+    ]

@@ -679,6 +679,9 @@
         event.preventDefault();
         event.stopPropagation(); // not also a Stop of the reply being written
         close();
+      } else if (event.key === "Enter" && !event.shiftKey && !TOUCH && !event.isComposing) {
+        event.preventDefault(); // as in the composer: Enter sends, Shift+Enter breaks the line
+        form.requestSubmit();
       }
     });
     api(`messages/${id}/`).then((message) => {
@@ -686,14 +689,18 @@
       area.value = message.content;
       area.rows = Math.min(12, Math.max(3, message.content.split("\n").length + 1));
     }).catch((err) => showAlert(err.message));
+    let sending = false;
     form.addEventListener("submit", async (event) => {
       event.preventDefault();
       const content = area.value;
-      if (!content.trim()) return;
+      if (!content.trim() || sending) return; // a second Enter while the first is on its way
+      sending = true;
       try {
         acceptSubmission(await api(`messages/${id}/edit/`, { method: "POST", body: { content } }), { replace: id });
       } catch (err) {
         showAlert(err.message);
+      } finally {
+        sending = false;
       }
     });
   }
