@@ -182,6 +182,36 @@ def test_the_preferences_page_turns_on_the_christian_perspective_and_edits_memor
 
 
 
+def test_the_preferences_page_adds_a_memory_and_confirms_a_language_change_after_its_reload(
+    page: Page, base_url: str, user: Any
+) -> None:
+    """Memory could be corrected and deleted but not added; a language change reloaded the
+    page with no word that it was saved."""
+    from lifeassistant.models import KnowledgeItem, Profile
+
+    sign_in(page, base_url)
+    page.goto(f"{base_url}/preferences/")
+    expect(page.locator("#preferences[data-ready=true]")).to_be_attached()
+
+    page.get_by_test_id("memory-new").fill("I am vegetarian")
+    page.get_by_test_id("memory-new").press("Tab")
+    page.keyboard.press("Enter")  # the "Remember this" button
+    expect(page.get_by_test_id("memory-item").first).to_contain_text("I am vegetarian")
+    expect(page.get_by_role("status")).to_have_text("Remembered.")
+    expect(page.get_by_test_id("memory-new")).to_have_value("")
+    expect(page.get_by_test_id("memory-new")).to_be_focused()
+    assert list(KnowledgeItem.objects.filter(owner=user).values_list("content", "source")) == [("I am vegetarian", "user")]
+
+    page.get_by_test_id("pref-language").select_option("pt-BR")
+    page.get_by_test_id("pref-save").click()
+    expect(page.get_by_role("heading", name="Preferências", exact=True)).to_be_visible()
+    expect(page.get_by_role("status")).to_have_text("Preferências salvas.")
+    assert Profile.for_user(user).language == "pt"
+    page.reload()
+    expect(page.locator("#preferences[data-ready=true]")).to_be_attached()
+    expect(page.locator("#saved")).to_have_text("")  # said once, not on every visit
+
+
 def test_scrolled_up_a_button_brings_the_latest_messages_back(page: Page, base_url: str, user: Any) -> None:
     """Reading back through a long thread, the newest messages were only a long scroll away."""
     from chat.models import Conversation, Message

@@ -15,6 +15,8 @@
     christian_perspective: gettext("Christian perspective (enables the spiritual skill)"),
   };
 
+  const SAVED_KEY = "preferences-saved";
+
   function showAlert(text) {
     $("alert").textContent = text;
     $("alert").hidden = false;
@@ -85,7 +87,9 @@
     try {
       state.profile = await api("me/", { method: "PATCH", body: changes });
       if (languageChanged) {
-        window.location.reload(); // the page's own words follow the new language
+        // The page's own words follow the new language; the notice comes after the reload.
+        try { sessionStorage.setItem(SAVED_KEY, "1"); } catch (err) { /* no notice then */ }
+        window.location.reload();
         return;
       }
       state.skills = resultsOf(await api("skills/"));
@@ -161,6 +165,22 @@
     }
   }
 
+  async function addMemory(event) {
+    event.preventDefault();
+    const area = $("memory-new");
+    const content = area.value.trim();
+    if (!content) return;
+    try {
+      const item = await api("memory/", { method: "POST", body: { content } });
+      $("memory-list").prepend(renderMemoryItem(item)); // newest first, as listed
+      area.value = "";
+      notify(gettext("Remembered."));
+    } catch (err) {
+      showAlert(err.message); // the text stays, to try again
+    }
+    area.focus();
+  }
+
   async function loadMemory(url = "memory/") {
     const page = await api(url);
     $("memory-list").append(...resultsOf(page).map(renderMemoryItem));
@@ -170,11 +190,20 @@
 
   async function start() {
     $("preferences-form").addEventListener("submit", save);
+    $("memory-add-form").addEventListener("submit", addMemory);
     $("more-memory").addEventListener("click", () => loadMemory(state.memoryNext).catch((err) => showAlert(err.message)));
     try {
       await Promise.all([loadProfile(), loadMemory()]);
     } catch (err) {
       showAlert(err.message);
+    }
+    try {
+      if (sessionStorage.getItem(SAVED_KEY)) {
+        sessionStorage.removeItem(SAVED_KEY);
+        notify(gettext("Preferences saved."));
+      }
+    } catch (err) {
+      // Storage disabled: the language shown is the confirmation.
     }
     root.dataset.ready = "true";
   }
