@@ -131,7 +131,10 @@ def answer(message: Message, *, restarted: bool = False) -> None:
     except BaseException:
         progress.flush()  # the text so far stays with the reply that failed
         raise
-    progress.flush(save=False)  # store_answer saves the whole text next, with the status
+    if result.cancelled:
+        result.content = progress.content  # the text saved before the stop, as its readers saw it
+    else:
+        progress.flush(save=False)  # store_answer saves the whole text next, with the status
     finished = store_answer(message, result)
     if finished:
         # Before the reply is loaded for the final event: the title call can take seconds,

@@ -76,13 +76,16 @@ class ReplyProgress:
         self._flushed_at = self.clock()
         if not delta and not force_check:
             return
-        self.content += delta
         if save or force_check:
             still_running = Message.objects.filter(pk=self.message_id, status=Message.Status.RUNNING).update(
-                content=self.content
+                content=self.content + delta
             )
             if not still_running:
+                # Stopped meanwhile: the reply keeps the text it had when the user stopped
+                # it (what the stop's answer showed); this batch is neither saved nor sent.
                 self._stopped = True
+                return
+        self.content += delta
         if delta:
             self.publish("delta", {"text": delta})
 

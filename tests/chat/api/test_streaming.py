@@ -247,7 +247,7 @@ class StopsAfter(ReplyProgress):
         super().text(piece)
         self.seen = getattr(self, "seen", 0) + 1
         if self.seen == self.pieces:
-            cancel_reply(Message.objects.get(pk=self.message_id))
+            StopsAfter.stop_answered = cancel_reply(Message.objects.get(pk=self.message_id)).content
 
 
 def stop_midway(monkeypatch: pytest.MonkeyPatch, pieces: int) -> None:
@@ -269,12 +269,15 @@ def test_a_reply_stopped_mid_stream_keeps_its_text_so_far_and_its_usage(
     reply = api.get(f"/api/v1/messages/{submitted['assistant_message']['id']}/").json()
 
     assert reply["status"] == "cancelled"
-    # Noticed within one batch (here a batch is one piece): the next piece at most.
-    assert reply["content"] in ("um dois três", "um dois três quatro")
+    # What the stop answered is the reply's text: the batch in flight when the worker
+    # noticed (here "quatro") was neither saved nor sent (it grew by 16-44 characters).
+    assert reply["content"] == StopsAfter.stop_answered
+    assert reply["content"].rstrip() == "um dois três"
     assert reply["usage"]["completion_tokens"] > 0 and reply["usage"]["prompt_tokens"] > 0
     _, events = get_events(user, f"/api/v1/messages/{reply['id']}/events/")
     assert [e["event"] for e in events].count("cancelled") == 1
     assert events[-1]["event"] == "cancelled" and events[-1]["data"]["content"] == reply["content"]
+    assert "".join(e["data"]["text"] for e in events if e["event"] == "delta") == reply["content"]
     time.sleep(0.2)
     assert scripted_llm.streams_closed_early == 1  # the model's stream was closed, not read to the end
 
