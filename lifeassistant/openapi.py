@@ -10,8 +10,8 @@ added here, for every endpoint, including ones added later:
   not JSON); 413 for every POST, PUT and PATCH (a body over the size limit is refused
   before the view, whether it reads a body or not); 400 for one with query parameters.
 - 401 wherever a credential is checked, 403 where a session's CSRF check applies.
-- 404 for a path with parameters (not yours, or not there) and for a paginated list
-  (a tampered cursor).
+- 404 for a path with parameters (not yours, or not there). A paginated list's bad
+  cursor is a 400, like its other query parameters.
 - 429 wherever the view throttles that method, with ``Retry-After``.
 - ``additionalProperties: false`` for request bodies whose serializer rejects unknown
   keys (it sets ``reject_unknown_fields = True``).
@@ -144,9 +144,7 @@ class ApiAutoSchema(AutoSchema):
             codes.add(401)
             if self.method in UNSAFE_METHODS and {} not in self.get_auth():
                 codes.add(403)
-        if any(parameter["in"] == "path" for parameter in parameters) or (
-            self.method == "GET" and self._is_list_view() and self._get_paginator() is not None
-        ):
+        if any(parameter["in"] == "path" for parameter in parameters):
             codes.add(404)
         if self.view.get_throttles():
             codes.add(429)

@@ -87,12 +87,23 @@ class NewestFirst(CursorPagination):
                 parameter["schema"]["minimum"] = 1
         return parameters
 
+    # A bad cursor is the request's fault, a 400: DRF's 404 read as "this conversation is
+    # gone" on /conversations/{id}/messages/.
+    def decode_cursor(self, request: Request) -> Any:
+        try:
+            return super().decode_cursor(request)
+        except NotFound:
+            raise self._invalid_cursor() from None
+
     def paginate_queryset(self, queryset: Any, request: Request, view: Any = None) -> list[Any] | None:
         # A tampered cursor can decode to a position that is not a timestamp.
         try:
             return super().paginate_queryset(queryset, request, view)
         except (DjangoValidationError, ValueError, TypeError):
-            raise NotFound(self.invalid_cursor_message) from None
+            raise self._invalid_cursor() from None
+
+    def _invalid_cursor(self) -> ValidationError:
+        return ValidationError({self.cursor_query_param: [self.invalid_cursor_message]})
 
 
 class RecentlyActiveFirst(NewestFirst):

@@ -56,17 +56,18 @@ def test_it_requires_authentication(client):
     assert "detail" in response.json()
 
 
-def test_a_tampered_cursor_is_a_404_not_a_crash(api, conversation):
+def test_a_tampered_cursor_is_a_400_not_a_crash_nor_a_404(api, conversation):
+    """A 404 on /conversations/{id}/messages/ read as "this conversation is gone"."""
     import base64
 
     for cursor in (base64.b64encode(b"o=0&r=0&p=notadate").decode(), "not base64"):
         response = api.get("/api/v1/conversations/", {"cursor": cursor})
-        assert response.status_code == 404, response.content[:300]
-        assert response.json()["detail"] == "Invalid cursor."
+        assert response.status_code == 400, response.content[:300]
+        assert response.json()["detail"] == "cursor: Invalid cursor."
         in_portuguese = api.get("/api/v1/conversations/", {"cursor": cursor}, HTTP_ACCEPT_LANGUAGE="pt-BR")
-        assert in_portuguese.json()["detail"] == "Cursor inválido."
+        assert in_portuguese.json()["detail"] == "cursor: Cursor inválido."
         messages = api.get(f"/api/v1/conversations/{conversation['id']}/messages/", {"cursor": cursor})
-        assert messages.status_code == 404
+        assert messages.status_code == 400
 
 
 def test_page_size_is_capped(api):

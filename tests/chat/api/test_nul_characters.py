@@ -39,7 +39,7 @@ CHECKED = [
 ]
 # Its own contract and error body: tests/lifeassistant/test_light_context.py.
 CONTEXT = "/api/v1/conversations/{conversation_id}/context/"
-# Opaque or patterned strings, answered 404 "Invalid cursor." / 400 by their own tests.
+# Opaque or patterned strings, answered 400 ("Invalid cursor." or their own) by their own tests.
 NOT_FREE_TEXT = {"cursor", "after", "Idempotency-Key", "Last-Event-ID"}
 
 
