@@ -29,6 +29,8 @@ from typing import TYPE_CHECKING, Any
 from celery.exceptions import SoftTimeLimitExceeded
 from django.conf import settings
 
+from .tokens import count_tokens, estimate_text_tokens
+
 if TYPE_CHECKING:
     from litellm import ModelResponse
 
@@ -280,6 +282,11 @@ class CompletionStream:
                 text = chunk.choices[0].delta.content if chunk.choices else None
                 if text:
                     yield text
+                if self._wrapper.sent_stream_usage:
+                    # litellm's last chunk, the usage. Asking for one more makes it rebuild
+                    # the whole response for its logging a second time (two deep copies and
+                    # a logging job), ~10% of a reply's worker CPU, only to stop.
+                    break
         except broken as exc:
             _reraise_time_limit(exc)
             # Text already reached the user, so a retry would repeat it: the reply fails instead.
@@ -299,7 +306,9 @@ class CompletionStream:
     def response(self) -> ModelResponse:
         """The chunks read so far as one response: text, tool calls and usage.
 
-        A stream closed early has no usage chunk; litellm then counts the tokens itself.
+        A stream closed early (a stopped reply) has no usage chunk: the usage is then
+        estimated here (``lifeassistant.tokens``). litellm would count it with tiktoken,
+        loading an encoding into the worker for good (+38 MiB per Celery child).
         """
         litellm = litellm_module()
         if not self._chunks:
@@ -307,8 +316,23 @@ class CompletionStream:
                 choices=[{"index": 0, "message": {"role": "assistant", "content": ""}}]
             )
             return empty
-        built: ModelResponse = litellm.stream_chunk_builder(self._chunks, messages=self._messages)
+        chunks = self._chunks
+        if not any(getattr(chunk, "usage", None) for chunk in chunks):
+            chunks = [*chunks, self._estimated_usage_chunk(litellm)]
+        built: ModelResponse = litellm.stream_chunk_builder(chunks, messages=self._messages)
         return built
+
+    def _estimated_usage_chunk(self, litellm: Any) -> Any:
+        text = "".join(
+            chunk.choices[0].delta.content or "" for chunk in self._chunks if chunk.choices
+        )
+        prompt, completion = count_tokens(messages=self._messages), estimate_text_tokens(text)
+        return litellm.ModelResponseStream(
+            id=self._chunks[-1].id,
+            model=self._chunks[-1].model,
+            choices=[],
+            usage=litellm.Usage(prompt_tokens=prompt, completion_tokens=completion, total_tokens=prompt + completion),
+        )
 
 
 def stream_completion(
@@ -421,6 +445,10 @@ def response_cost(response: ModelResponse) -> float | None:
     """The provider cost of a response in USD, or None when litellm has no price for it."""
     if is_offline():
         return 0.0
+    # stream_chunk_builder priced the streamed response already: not twice per model call.
+    priced = getattr(response, "_hidden_params", {}).get("response_cost")
+    if isinstance(priced, (int, float)):
+        return float(priced)
     try:
         return float(litellm_module().completion_cost(completion_response=response))
     except Exception:  # unknown price: not an error for the user

@@ -205,3 +205,45 @@ def test_a_streamed_call_counts_no_tokens_when_the_provider_reports_its_usage(sc
     assert text == "Anotei: R$ 50 no mercado."
     assert response.usage.prompt_tokens == 950
     assert counted == []
+
+
+def test_a_stream_stopped_early_estimates_its_usage_without_a_tokenizer(scripted_llm, monkeypatch) -> None:
+    """A stopped reply's stream has no usage chunk: litellm counted its tokens with tiktoken,
+    loading an encoding into the Celery child for good (its RSS went 230 → 268 MiB)."""
+    llm.litellm_module()
+    import litellm.litellm_core_utils.streaming_chunk_builder_utils as builder
+
+    def no_tokenizer(*args, **kwargs):
+        raise AssertionError("a tokenizer was used")
+
+    monkeypatch.setattr(builder, "token_counter", no_tokenizer)
+    scripted_llm.reply_text("um dois três quatro cinco seis sete oito", prompt_tokens=900, completion_tokens=12)
+    history = [{"role": "system", "content": "Você é um assistente. " * 100}, {"role": "user", "content": "Conte"}]
+
+    stream = llm.stream_completion(history)
+    first = next(iter(stream))  # the user stops the reply after its first words
+    stream.close()
+    response = stream.response()
+
+    assert response.choices[0].message.content == first
+    assert response.usage.prompt_tokens > 500  # the long system prompt, estimated
+    assert 0 < response.usage.completion_tokens < 12
+
+
+def test_a_streamed_response_is_priced_once_and_as_litellm_prices_it(settings, monkeypatch) -> None:
+    settings.LLM_MODEL = "gpt-4o-mini"  # in litellm's price map
+    llm.litellm_module()
+    monkeypatch.setattr(litellm, "completion", functools.partial(litellm.completion, mock_response="um dois três"))
+    stream = llm.stream_completion([{"role": "user", "content": "Conte até três"}])
+    "".join(stream)
+    response = stream.response()
+    stream.close()
+
+    priced = []
+    completion_cost = litellm.completion_cost
+    monkeypatch.setattr(litellm, "completion_cost", lambda **kwargs: priced.append(kwargs) or completion_cost(**kwargs))
+    cost = llm.response_cost(response)
+
+    assert cost is not None and cost > 0
+    assert cost == pytest.approx(completion_cost(completion_response=response))
+    assert priced == []  # the stream's builder had priced it
