@@ -204,3 +204,18 @@ def test_pages_remember_the_theme_before_the_first_paint(user: Any) -> None:
     assert 'localStorage.getItem("theme")' in head
     assert "prefers-color-scheme: dark" in head
     assert 'data-testid="theme-toggle"' in html
+
+
+def test_a_spanish_speaker_finds_spanish_selected_in_the_language_switches(user: Any) -> None:
+    """The switches offered pt-BR and English only: a Spanish profile's page showed pt-BR selected."""
+    from lifeassistant.models import Profile
+
+    login = Client(headers={"Accept-Language": "es"}).get("/login/").content.decode()
+    assert '<option value="es" selected lang="es">Español</option>' in login
+
+    profile = Profile.for_user(user)
+    profile.language = "es"
+    profile.save()
+    chat = signed_in(user).get("/").content.decode()
+    assert '<option value="es" selected lang="es">Español</option>' in chat
+    assert 'value="pt-BR" selected' not in chat
