@@ -193,6 +193,11 @@ def test_the_preferences_page_adds_a_memory_and_confirms_a_language_change_after
     page.goto(f"{base_url}/preferences/")
     expect(page.locator("#preferences[data-ready=true]")).to_be_attached()
 
+    page.get_by_test_id("memory-new").fill("   ")
+    page.get_by_test_id("memory-add").click()
+    expect(page.get_by_role("alert")).to_have_text("Write what the assistant should remember.")
+    assert not KnowledgeItem.objects.filter(owner=user).exists()
+
     page.get_by_test_id("memory-new").fill("I am vegetarian")
     page.get_by_test_id("memory-new").press("Tab")
     page.keyboard.press("Enter")  # the "Remember this" button

@@ -271,6 +271,7 @@
     }
     const previous = state.current;
     switchComposer(null); // a new conversation starts empty; what is typed now goes into it
+    if (!TOUCH && !els.view.hidden) els.input.focus();
     try {
       const conversation = await api("conversations/", { method: "POST", body: { title: "" } });
       rememberConversation(conversation);
@@ -363,6 +364,8 @@
 
   async function openConversation(id, { push }) {
     switchComposer(id);
+    // Typing may start before the conversation has loaded: the box takes it from the click on.
+    if (push && !TOUCH && !els.view.hidden) els.input.focus();
     const generation = ++state.generation;
     stopWatching();
     clearAlert();

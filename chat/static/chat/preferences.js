@@ -169,7 +169,12 @@
     event.preventDefault();
     const area = $("memory-new");
     const content = area.value.trim();
-    if (!content) return;
+    if (!content) {
+      $("saved").textContent = ""; // not the last save's "Remembered.": nothing was saved
+      showAlert(gettext("Write what the assistant should remember."));
+      area.focus();
+      return;
+    }
     try {
       const item = await api("memory/", { method: "POST", body: { content } });
       $("memory-list").prepend(renderMemoryItem(item)); // newest first, as listed
