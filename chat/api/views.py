@@ -85,6 +85,10 @@ class NewestFirst(CursorPagination):
         for parameter in parameters:
             if parameter["name"] == self.page_size_query_param:
                 parameter["schema"]["minimum"] = 1
+            if parameter["name"] == self.cursor_query_param:
+                parameter["description"] = (
+                    "Opaque: the value a page's `next` or `previous` link carries. Any other value is a 400."
+                )
         return parameters
 
     # A bad cursor is the request's fault, a 400: DRF's 404 read as "this conversation is
