@@ -53,8 +53,13 @@ def fallback_language(conversation: str | None, profile: str | None, accept_lang
 
 def from_accept_language(header: str | None) -> str | None:
     """The supported language the browser prefers most ("en-US,en;q=0.9,pt;q=0.8" → "en")."""
+    return _preferred(_accept_entries(header))
+
+
+def _preferred(entries: list[tuple[str, float]]) -> str | None:
+    """The supported language of the highest weight, the first listed among equals."""
     best: tuple[float, int, str] | None = None
-    for position, (code, weight) in enumerate(_accept_entries(header)):
+    for position, (code, weight) in enumerate(entries):
         if code in SUPPORTED and weight > 0 and (best is None or (weight, -position) > best[:2]):
             best = (weight, -position, code)
     return best[2] if best else None
@@ -69,10 +74,9 @@ def page_language(profile: str | None, chosen: str | None, accept_language: str 
         return django_language(profile)
     if chosen is not None and chosen in _DJANGO_CODES.values():
         return chosen
-    if accept_language and accept_language.strip():
-        named = [code for code, weight in _accept_entries(accept_language) if code != "*" and weight > 0]
-        if named:
-            return django_language(from_accept_language(accept_language) or "unsupported")
+    entries = _accept_entries(accept_language)
+    if any(code != "*" and weight > 0 for code, weight in entries):
+        return django_language(_preferred(entries) or "unsupported")
     return _NO_SIGNAL  # no header, or one naming no language ("*": any will do)
 
 

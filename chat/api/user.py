@@ -12,7 +12,7 @@ from django.conf import settings
 from django.db import transaction
 from django.db.models import QuerySet
 from django.utils.translation import get_language, gettext as _
-from drf_spectacular.utils import extend_schema
+from drf_spectacular.utils import extend_schema, extend_schema_view
 from rest_framework import exceptions, mixins, serializers, viewsets
 from rest_framework.request import Request
 from rest_framework.response import Response
@@ -209,6 +209,7 @@ class MemoryFull(exceptions.APIException):
     status_code = 409
 
 
+@extend_schema_view(create=extend_schema(responses={201: KnowledgeItemSerializer, **error_responses(409)}))
 class MemoryViewSet(
     mixins.ListModelMixin,
     mixins.CreateModelMixin,
@@ -226,10 +227,6 @@ class MemoryViewSet(
 
     def get_queryset(self) -> QuerySet[KnowledgeItem]:
         return KnowledgeItem.objects.filter(owner=request_user(self.request))
-
-    @extend_schema(responses={201: KnowledgeItemSerializer, **error_responses(409)})
-    def create(self, request: Request, *args: Any, **kwargs: Any) -> Response:
-        return super().create(request, *args, **kwargs)
 
     def perform_create(self, serializer: BaseSerializer[KnowledgeItem]) -> None:
         owner = request_user(self.request)
