@@ -162,3 +162,8 @@ class PromptAdmin(admin.ModelAdmin):
 
     def has_change_permission(self, request: HttpRequest, obj: Prompt | None = None) -> bool:
         return False
+
+    def has_delete_permission(self, request: HttpRequest, obj: Prompt | None = None) -> bool:
+        # Stored once and referenced for good: processes skip inserting a prompt they saw
+        # committed (chat.models.CommittedPrompts), so a deleted one would break the next reply.
+        return False

@@ -1,5 +1,6 @@
 from django.apps import AppConfig
 from django.db.backends.signals import connection_created
+from django.db.models.signals import post_migrate
 
 
 class ChatConfig(AppConfig):
@@ -7,7 +8,10 @@ class ChatConfig(AppConfig):
 
     def ready(self) -> None:
         from . import light_context_tool  # noqa: F401  (registers conversation_context)
+        from .models import COMMITTED_PROMPTS
         from .search import register_fold
 
         # A module-level function: signals hold receivers weakly.
         connection_created.connect(register_fold, dispatch_uid="chat.search.register_fold")
+        # A flushed database (the tests' teardown) has no prompts left to skip inserting.
+        post_migrate.connect(COMMITTED_PROMPTS.clear, dispatch_uid="chat.models.COMMITTED_PROMPTS")

@@ -3,10 +3,11 @@
 from __future__ import annotations
 
 import hashlib
+import threading
 from typing import Any
 
 from django.conf import settings
-from django.db import models
+from django.db import models, transaction
 
 from .failures import Failure
 
@@ -84,8 +85,46 @@ class Prompt(models.Model):
         return hashlib.sha256(text.encode("utf-8")).hexdigest()
 
     def store(self) -> None:
-        """Insert this row unless it exists: one ``INSERT … ON CONFLICT DO NOTHING``."""
+        """Insert this row unless it exists: one ``INSERT … ON CONFLICT DO NOTHING``, or
+        no query at all when this process saw the row committed (``CommittedPrompts``)."""
+        if self.sha256 in COMMITTED_PROMPTS:
+            return
         Prompt.objects.bulk_create([self], ignore_conflicts=True)
+        digest = self.sha256
+        # Only once committed: a rolled-back insert leaves no row to reference.
+        transaction.on_commit(lambda: COMMITTED_PROMPTS.add(digest))
+
+
+class CommittedPrompts:
+    """Digests of prompt rows known to exist, newest ``limit`` kept, per process.
+
+    Most replies share a few composed prompts, so the insert of each POST almost always
+    found its row there: a round trip for nothing. A row, once committed, stays: replies
+    reference it with PROTECT, nothing deletes prompts and the admin offers no delete.
+    ``manage.py flush`` (as the tests run it) empties the table, and then this too
+    (``post_migrate``, see ``ChatConfig``).
+    """
+
+    def __init__(self, limit: int = 4096) -> None:
+        self.limit = limit
+        self._digests: dict[str, None] = {}
+        self._lock = threading.Lock()
+
+    def __contains__(self, digest: str) -> bool:
+        return digest in self._digests
+
+    def add(self, digest: str) -> None:
+        with self._lock:
+            self._digests[digest] = None
+            if len(self._digests) > self.limit:
+                del self._digests[next(iter(self._digests))]
+
+    def clear(self, **_: Any) -> None:
+        with self._lock:
+            self._digests.clear()
+
+
+COMMITTED_PROMPTS = CommittedPrompts()
 
 
 def lock_conversation(pk: int) -> Conversation:

@@ -3,8 +3,9 @@
 Every sign-in — ``POST /api/v1/auth/token/``, the web ``/login/`` and the admin's
 ``/admin/login/`` — spends one attempt of the client IP's budget (``LOGIN_RATE``) and
 one of the claimed username's (``LOGIN_USERNAME_RATE``). Counts live in the default
-cache, so every process behind a shared cache (Redis) sees the same budgets. A cache
-that is down does not block anyone: the throttles fail open and log it.
+cache, so every process behind a shared cache (Redis) sees the same budgets, and on
+Redis a request is counted in one atomic step (``AtomicWindow``). A cache that is down
+does not block anyone: the throttles fail open and log it.
 """
 
 from __future__ import annotations
@@ -22,6 +23,7 @@ from rest_framework.throttling import ScopedRateThrottle, SimpleRateThrottle
 from rest_framework.views import APIView
 
 from lifeassistant.cache import CACHE_ERRORS, log_cache_fault
+from lifeassistant.sliding_window import Spent, redis_of, seconds_until_free, spend
 
 def sign_in_throttled(wait: float) -> str:
     """The sign-in forms' refusal, with the real wait (the per-username budget is per hour)."""
@@ -53,7 +55,36 @@ class FailOpen:
             return True
 
 
-class ConfiguredRate(SimpleRateThrottle):
+class AtomicWindow(SimpleRateThrottle):
+    """DRF's throttle, spending the budget in one atomic step when the cache is Redis
+    (``lifeassistant.sliding_window``): parallel requests cannot all pass on one read.
+    Any other cache (the local-memory default, one process) keeps DRF's list."""
+
+    spent: Spent | None = None
+    # Set by SimpleRateThrottle from the rate (django-stubs leave them out).
+    num_requests: int
+    duration: int
+
+    def allow_request(self, request: Any, view: Any) -> bool:
+        client = redis_of(self.cache)
+        if client is None or self.rate is None:
+            return bool(super().allow_request(request, view))
+        self.key = self.get_cache_key(request, view)
+        if self.key is None:
+            return True
+        self.now = self.timer()
+        self.spent = spend(
+            client, self.cache.make_key(self.key), now=self.now, window=self.duration, limit=self.num_requests
+        )
+        return self.spent.allowed
+
+    def wait(self) -> float | None:
+        if self.spent is None:
+            return super().wait()
+        return seconds_until_free(self.spent, now=self.now, window=self.duration)
+
+
+class ConfiguredRate(AtomicWindow):
     def get_rate(self) -> str | None:
         # Read per instance, not at import, so the configured rate always applies.
         rate = api_settings.DEFAULT_THROTTLE_RATES.get(self.scope or "")
@@ -161,7 +192,7 @@ def retry_after(wait: float) -> str:
     return str(max(1, math.ceil(wait)))
 
 
-class MessageRateThrottle(FailOpen, ScopedRateThrottle):
+class MessageRateThrottle(FailOpen, ScopedRateThrottle, AtomicWindow):
     """``MESSAGE_RATE`` per user for the views with ``throttle_scope = "messages"``."""
 
 

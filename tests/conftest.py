@@ -96,6 +96,17 @@ def _replies_inline(settings: Any) -> None:
 
 
 @pytest.fixture(autouse=True)
+def _no_committed_prompts() -> Any:
+    """A test's commit callbacks may run (``django_capture_on_commit_callbacks``) while its
+    transaction is rolled back: the next test must not skip inserting those prompts."""
+    from chat.models import COMMITTED_PROMPTS
+
+    COMMITTED_PROMPTS.clear()
+    yield
+    COMMITTED_PROMPTS.clear()
+
+
+@pytest.fixture(autouse=True)
 def _fresh_cache() -> Any:
     """Each test starts with an empty cache (throttles, context, skill catalog version)."""
     from django.core.cache import cache
