@@ -1,7 +1,9 @@
-"""Request limits applied before any view, authentication or CSRF check runs."""
+"""Request limits applied before any view, authentication or CSRF check runs, and the
+answer when no database connection is free."""
 
 from __future__ import annotations
 
+import logging
 from collections.abc import Callable
 
 from django.conf import settings
@@ -12,6 +14,11 @@ from django.template.defaultfilters import filesizeformat
 from django.utils.translation import gettext as _
 
 from .views import is_api, not_found
+
+logger = logging.getLogger(__name__)
+
+# Seconds a client is asked to wait when every database connection is in use.
+BUSY_RETRY_AFTER_SECONDS = 5
 
 
 # Methods whose request may carry a body the API reads.
@@ -106,3 +113,44 @@ class CommonMiddleware(DjangoCommonMiddleware):
             redirect["Location"] = location
             return redirect
         return super().process_response(request, response)
+
+
+class DatabaseBusyMiddleware:
+    """A request that waited ``DATABASE_POOL_TIMEOUT_SECONDS`` for a database connection
+    and got none (a burst larger than the pool) is answered ``503`` with ``Retry-After``:
+    the service is busy, nothing is wrong with the request, and it may be sent again. It
+    was a ``500`` that said "internal server error" to a client that only had to wait.
+    """
+
+    def __init__(self, get_response: Callable[[HttpRequest], HttpResponseBase]) -> None:
+        self.get_response = get_response
+
+    def __call__(self, request: HttpRequest) -> HttpResponseBase:
+        return self.get_response(request)
+
+    def process_exception(self, request: HttpRequest, exception: Exception) -> HttpResponseBase | None:
+        if not waited_for_a_connection(exception):
+            return None
+        logger.warning("no database connection free for %s %s: answered 503", request.method, request.path)
+        detail = _("The service is busy right now. Try again in a few seconds.")
+        response: HttpResponseBase
+        if is_api(request):
+            response = JsonResponse({"detail": detail}, status=503)
+        else:
+            response = HttpResponse(detail, status=503, content_type="text/plain; charset=utf-8")
+        response["Retry-After"] = str(BUSY_RETRY_AFTER_SECONDS)
+        return response
+
+
+def waited_for_a_connection(exception: BaseException) -> bool:
+    """True when ``exception`` (Django wraps the driver's errors) came from the pool's wait."""
+    from psycopg_pool import PoolTimeout  # installed with the project; used only on PostgreSQL
+
+    seen: BaseException | None = exception
+    for _depth in range(5):
+        if seen is None:
+            return False
+        if isinstance(seen, PoolTimeout):
+            return True
+        seen = seen.__cause__ or seen.__context__
+    return False

@@ -45,6 +45,8 @@ INSTALLED_APPS = [
 
 MIDDLEWARE = [
     "django.middleware.security.SecurityMiddleware",
+    # No database connection free in time: 503 with Retry-After (its process_exception).
+    "lifeassistant.middleware.DatabaseBusyMiddleware",
     "django.contrib.sessions.middleware.SessionMiddleware",
     # Django's, with API writes to a path missing its slash redirected by 308, not 301.
     "lifeassistant.middleware.CommonMiddleware",

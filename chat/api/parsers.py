@@ -1,9 +1,9 @@
 """The API's JSON parser: bounded size, bounded nesting, text that can be stored.
 
-DRF's own parser lets three kinds of body through to a 500: nesting deep enough to
+DRF's own parser lets four kinds of body through to a 500: nesting deep enough to
 exhaust the recursion limit, a string (a value or a key) holding a lone surrogate,
-which no UTF-8 column, log line or JSON response can hold, and a body of any size
-when the request carries no Content-Length. Each is refused here with a 400 (413 for
+which no UTF-8 column, log line or JSON response can hold, an integer longer than
+Python converts, and a body of any size when the request carries no Content-Length. Each is refused here with a 400 (413 for
 the size) in the API's JSON error shape.
 """
 
@@ -56,6 +56,10 @@ class JSONParser(DRFJSONParser):
                 _("JSON parse error - not valid JSON at line %(line)s, column %(column)s.")
                 % {"line": exc.lineno, "column": exc.colno}
             ) from exc
+        except ValueError as exc:
+            # An integer of more digits than Python converts (sys.get_int_max_str_digits(),
+            # 4,300): a plain ValueError, which was a 500.
+            raise ParseError(_("JSON parse error - a number has too many digits.")) from exc
         if not storable(data):
             raise ParseError(_("JSON parse error - a string holds an unpaired surrogate (\\ud800-\\udfff)."))
         return data

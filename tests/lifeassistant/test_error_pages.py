@@ -58,3 +58,46 @@ def test_other_pages_keep_html_errors(client):
     response = client.get("/no-such-page/")
     assert response.status_code == 404
     assert response["Content-Type"].startswith("text/html")
+
+
+def _pool_exhausted(*args, **kwargs):
+    """What Django raises when psycopg_pool gave no connection within its timeout."""
+    from django.db.utils import OperationalError
+    from psycopg_pool import PoolTimeout
+
+    try:
+        raise PoolTimeout("couldn't get a connection after 10.00 sec")
+    except PoolTimeout as exc:
+        raise OperationalError(*exc.args) from exc
+
+
+@pytest.mark.parametrize("debug", [False, True])
+def test_no_free_database_connection_is_a_503_to_retry_not_a_500(api, monkeypatch, settings, debug):
+    """A sign-in burst held every pooled connection: the requests left waiting got 500s."""
+    from chat.api.views import ConversationViewSet
+
+    settings.DEBUG = debug
+    monkeypatch.setattr(ConversationViewSet, "list", _pool_exhausted)
+    response = api.get("/api/v1/conversations/", headers={"Accept-Language": "en"})
+    assert response.status_code == 503
+    assert response["Retry-After"] == "5"
+    assert response.json() == {"detail": "The service is busy right now. Try again in a few seconds."}
+
+
+def test_a_page_gets_the_busy_503_too_and_other_database_errors_stay_500s(user, monkeypatch):
+    from django.db.utils import OperationalError
+
+    from chat.web.views import ChatView
+
+    client = Client(raise_request_exception=False, headers={"Accept-Language": "pt-BR"})
+    client.force_login(user)
+    monkeypatch.setattr(ChatView, "get", _pool_exhausted)
+    page = client.get("/")
+    assert (page.status_code, page["Retry-After"]) == (503, "5")
+    assert page.content.decode() == "O serviço está ocupado agora. Tente de novo em alguns segundos."
+
+    def broken(*args, **kwargs):
+        raise OperationalError("server closed the connection unexpectedly")
+
+    monkeypatch.setattr(ChatView, "get", broken)
+    assert client.get("/").status_code == 500

@@ -114,6 +114,16 @@ def test_nan_is_not_json(api):
     assert response.status_code == 400
 
 
+@pytest.mark.parametrize("path", [TOKEN, CONVERSATIONS])
+def test_an_integer_of_more_digits_than_python_converts_is_a_400(api, path):
+    """4,301 digits raised a plain ValueError past the parser: a 500, even before sign-in."""
+    client = api if path == CONVERSATIONS else APIClient(headers={"Accept-Language": "en"})
+    response = raw(client, path, '{"username": "a", "password": ' + "9" * 4_301 + ', "title": "x"}')
+    assert response.status_code == 400
+    assert response.json()["detail"] == "JSON parse error - a number has too many digits."
+    assert raw(client, path, '{"title": ' + "9" * 4_300 + "}").status_code == 400  # an ordinary wrong type
+
+
 TEN_MB = 10 * 1024 * 1024
 
 
