@@ -13,6 +13,7 @@ from dataclasses import dataclass
 from django.conf import settings
 from django.utils.translation import get_language
 from django.utils.translation import gettext as _
+from django.utils.translation import pgettext
 
 from skills.domain import SkillDefinition
 from skills.inertia import is_allowed
@@ -30,6 +31,15 @@ class CommandPlan:
     model_text: str
 
 
+# /help in each language the product speaks: "/ajuda" was an unknown command to the
+# Brazilian user who typed it. The listing shows the reader's own word (``help_name``).
+HELP_NAMES = frozenset({"help", "ajuda", "ayuda"})
+
+
+def help_name() -> str:
+    return pgettext("the /help command, lowercase ASCII letters only", "help")
+
+
 @dataclass(frozen=True)
 class AvailableCommand:
     name: str
@@ -41,7 +51,8 @@ def available_commands(
     skills: Sequence[SkillDefinition], *, preferences: dict[str, bool], is_staff: bool, disabled: Collection[str] = ()
 ) -> list[AvailableCommand]:
     """The commands this user may type: /help, one per skill they can use, and ! for staff."""
-    commands = [AvailableCommand("/help", _("List the commands you can use."), "/help")]
+    name = f"/{help_name()}"
+    commands = [AvailableCommand(name, _("List the commands you can use."), name)]
     commands.extend(
         AvailableCommand(
             f"/{skill.name}", _one_line(skill.description_for(get_language())), f"/{skill.name} " + _("[your message]")
@@ -73,7 +84,7 @@ def plan_commands(
 
     if skill_commands:
         first = skill_commands[0]
-        if first.name == "help" or first.name not in usable:
+        if first.name in HELP_NAMES or first.name not in usable:
             answer = _unavailable_skill_reply(first.name, skills, preferences, disabled) or _help_reply(
                 first, skills, preferences, is_staff, disabled
             )
@@ -154,7 +165,7 @@ def _help_reply(
         f"- {c.usage} — {c.description}"
         for c in available_commands(skills, preferences=preferences, is_staff=is_staff, disabled=disabled)
     )
-    if command.name == "help":
+    if command.name in HELP_NAMES:
         return _("Commands you can use:") + f"\n{listing}"
     return _("Unknown command /%(name)s. Commands you can use:") % {"name": command.name} + f"\n{listing}"
 

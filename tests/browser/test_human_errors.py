@@ -55,6 +55,9 @@ def test_a_failed_reply_says_what_happened_in_the_users_language_and_retries(
     # The provider's words and the error's class stay in the logs.
     expect(reply).not_to_contain_text("7f3a")
     expect(reply).not_to_contain_text("Error")
+    # Retry runs it again; a Regenerate next to it did the same under another name.
+    expect(reply.get_by_test_id("retry")).to_be_visible()
+    expect(reply.get_by_test_id("regenerate")).to_have_count(0)
     shot(page, "failed")
 
     while scripted_llm.pending:  # the outage is over
@@ -86,7 +89,8 @@ def test_an_expired_session_keeps_the_draft_and_returns_to_the_same_conversation
     expect(page).to_have_url(re.compile(r"/login/\?next="))
     # It says why the person is there (a bare sign-in page explained nothing).
     expect(page.get_by_test_id("session-ended")).to_have_text(
-        re.compile(r"^(Your session ended\. Sign in again|Sua sessão terminou\. Entre de novo)")
+        re.compile(r"^(Your session ended\. Sign in again: what you were writing was kept\."
+                   r"|Sua sessão terminou\. Entre de novo: o que você estava escrevendo foi guardado\.)$")
     )
     page.locator("input[name=username]").fill("ana")
     page.locator("input[name=password]").fill("pass-ana-123")

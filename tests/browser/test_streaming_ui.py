@@ -5,13 +5,16 @@ Run with ``python -m pytest -m browser tests/browser``; fixtures and helpers are
 
 from __future__ import annotations
 
+import time
 from typing import Any
 
 import pytest
-from playwright.sync_api import Page, expect
+from playwright.sync_api import Locator, Page, expect
 
 from tests.browser.conftest import (
+    PHONE_PT,
     REPLY_TIMEOUT_MS,
+    clients,
     last_reply,
     send,
     shot,
@@ -31,19 +34,23 @@ def reply_in_the_background(settings: Any) -> None:
     settings.LLM_OFFLINE_TOKEN_DELAY_SECONDS = SLOW_WORDS_SECONDS
 
 
-def test_a_reply_shows_text_before_it_ends_and_escape_stops_it(
-    page: Page, base_url: str, user: Any, settings: Any
-) -> None:
+def a_reply_being_written(page: Page, base_url: str, settings: Any) -> Locator:
+    """Signed in, a new conversation, and a slow offline reply halfway through its text."""
     reply_in_the_background(settings)
     sign_in(page, base_url)
     start_conversation(page)
-
     send(page, "Hello there")
-
     reply = last_reply(page)
     expect(page.get_by_test_id("stop")).to_be_visible()
     expect(reply.get_by_test_id("message-body")).to_contain_text("No language model", timeout=REPLY_TIMEOUT_MS)
     expect(reply).to_have_attribute("data-status", "running")
+    return reply
+
+
+def test_a_reply_shows_text_before_it_ends_and_escape_stops_it(
+    page: Page, base_url: str, user: Any, settings: Any
+) -> None:
+    reply = a_reply_being_written(page, base_url, settings)
     shot(page, "desktop-streaming")
     page.keyboard.press("Escape")
 
@@ -53,6 +60,66 @@ def test_a_reply_shows_text_before_it_ends_and_escape_stops_it(
     expect(reply.get_by_test_id("message-body")).to_contain_text("No language model")
     expect(reply.get_by_test_id("message-body")).not_to_contain_text("You said")
     expect(page.get_by_test_id("stop")).to_be_hidden()
+
+
+def test_escape_in_the_rename_box_or_the_search_leaves_the_reply_running(
+    page: Page, base_url: str, user: Any, settings: Any
+) -> None:
+    """Esc cancelling a rename (or clearing a search) also stopped the reply being written."""
+    reply = a_reply_being_written(page, base_url, settings)
+
+    page.get_by_test_id("rename").click()
+    page.keyboard.press("Escape")
+    expect(page.get_by_test_id("rename")).to_be_focused()  # the rename is cancelled, nothing else
+    page.locator("#conversation-search").fill("budget")
+    page.locator("#conversation-search").press("Escape")
+    expect(page.locator("#conversation-search")).to_have_value("")
+    expect(reply).to_have_attribute("data-status", "running")
+
+    page.get_by_test_id("composer").press("Escape")  # the message box's Esc is Stop's
+    expect(reply).to_have_attribute("data-status", "cancelled", timeout=REPLY_TIMEOUT_MS)
+
+
+@clients([PHONE_PT])
+def test_on_a_phone_the_message_box_is_as_small_after_a_reply_as_before(
+    page: Page, base_url: str, user: Any, settings: Any, client: Any
+) -> None:
+    """Stop narrows the box while a reply runs; the box stayed tall after Stop went away."""
+    page.set_viewport_size({"width": 360, "height": 640})
+    settings.LLM_OFFLINE_TOKEN_DELAY_SECONDS = 0.02
+    settings.EMBEDDED_REPLY_THREADS = 2
+    sign_in(page, base_url)
+    start_conversation(page)
+    composer = page.get_by_test_id("composer")
+    before = composer.bounding_box()["height"]
+
+    send(page, "Oi")
+    expect(last_reply(page)).to_have_attribute("data-status", "done", timeout=REPLY_TIMEOUT_MS)
+
+    expect(page.get_by_test_id("stop")).to_be_hidden()
+    assert composer.bounding_box()["height"] == before
+    # The title gives way rather than pushing Rename and Delete onto a second row.
+    header = page.locator(".conversation-header").bounding_box()["height"]
+    assert header < 70, header
+
+
+def test_a_conversation_link_says_it_is_opening_while_the_conversation_loads(
+    page: Page, base_url: str, user: Any, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """On a slow connection the welcome showed instead, and its button started another conversation."""
+    from chat.api import views
+    from chat.models import Conversation
+
+    conversation = Conversation.objects.create(owner=user, title="Orçamento")
+    sign_in(page, base_url)
+    slow_list = views.ConversationMessagesView.get
+    monkeypatch.setattr(views.ConversationMessagesView, "get", lambda *a, **k: (time.sleep(1.5), slow_list(*a, **k))[1])
+    page.goto(f"{base_url}/c/{conversation.pk}/")
+
+    expect(page.get_by_test_id("opening")).to_be_visible()
+    expect(page.locator("#start-conversation")).to_be_hidden()
+    expect(page.locator("#conversation-title")).to_have_text("Orçamento", timeout=REPLY_TIMEOUT_MS)
+    expect(page.get_by_test_id("opening")).to_be_hidden()
 
 
 def test_without_live_updates_the_polled_reply_can_be_stopped_and_shows_its_state(

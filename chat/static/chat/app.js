@@ -30,6 +30,7 @@
     main: $("main"),
     alert: $("alert"),
     empty: $("empty-state"),
+    opening: $("opening-state"),
     view: $("conversation-view"),
     title: $("conversation-title"),
     conversationActions: document.querySelector(".conversation-actions"),
@@ -132,7 +133,10 @@
     updateComposer();
   }
 
-  window.LA.onSignIn(saveDraft);
+  window.LA.onSignIn(() => {
+    saveDraft();
+    return state.draftId !== null && Boolean(els.input.value.trim());
+  });
 
   // ---------------------------------------------------------------- small helpers
 
@@ -326,7 +330,9 @@
       state.conversations = state.conversations.filter((c) => c.id !== conversation.id);
       renderConversationList();
       closeConversation({ push: true });
-      $("new-conversation").focus(); // the button that had it is gone with the conversation
+      // The button that had focus is gone with the conversation. On a phone the list is in
+      // the closed drawer: the welcome's button is the one in sight.
+      (SIDE_BY_SIDE.matches ? $("new-conversation") : $("start-conversation")).focus();
       announce(gettext("Conversation deleted."));
     } catch (err) {
       showAlert(err.message);
@@ -351,6 +357,7 @@
     state.messages.clear();
     state.actions.clear();
     els.view.hidden = true;
+    els.opening.hidden = true;
     els.empty.hidden = false;
     document.title = "Life Assistant";
     if (push) window.history.pushState({}, "", APP);
@@ -372,6 +379,10 @@
     endRename();
     setSidebarOpen(false);
     if (push) window.history.pushState({ id }, "", conversationUrl(id));
+    if (els.view.hidden) { // from the welcome (or a link): say what is happening meanwhile
+      els.empty.hidden = true;
+      els.opening.hidden = false;
+    }
     try {
       const [conversation, page, actions] = await Promise.all([
         api(`conversations/${id}/`),
@@ -388,6 +399,7 @@
       resultsOf(page).reverse().forEach((message) => upsertMessage(message, { batch: true }));
       els.older.hidden = !state.olderNext;
       els.empty.hidden = true;
+      els.opening.hidden = true;
       els.view.hidden = false;
       renderConversationList();
       finishBatch();
@@ -446,8 +458,16 @@
     state.messages.set(message.id, message);
     const node = renderMessage(message);
     const existing = messageNode(message.id);
-    if (existing) existing.replaceWith(node);
-    else if (prepend) els.messages.prepend(node);
+    if (existing) {
+      // A reply redrawn as it ends takes the keyboard's place with it (Retry, Regenerate
+      // and "Show the whole message" leave focus on the message): not back to the page.
+      const hadFocus = existing.contains(document.activeElement);
+      existing.replaceWith(node);
+      if (hadFocus) {
+        node.tabIndex = -1;
+        node.focus({ preventScroll: true });
+      }
+    } else if (prepend) els.messages.prepend(node);
     else els.messages.append(node);
     if (batch) return;
     clampTall(node);
@@ -508,6 +528,7 @@
           text.textContent = (await api(`messages/${message.id}/`)).content;
           more.remove();
           clampTall(body.closest("li"));
+          focusMessage(message.id); // the button had focus, and is gone
         } catch (err) {
           showAlert(err.message);
         }
@@ -631,7 +652,8 @@
           "data-testid": "copy-reply",
         }));
       }
-      if (item === lastReply && FINAL.has(item.dataset.status)) {
+      // A failed reply has Retry, which runs it again: a second button doing the same confused.
+      if (item === lastReply && FINAL.has(item.dataset.status) && item.dataset.status !== "failed") {
         buttons.push(button(gettext("Regenerate"), () => regenerate(id), "button ghost small", {
           "data-testid": "regenerate",
         }));
@@ -699,7 +721,9 @@
       if (!content.trim() || sending) return; // a second Enter while the first is on its way
       sending = true;
       try {
-        acceptSubmission(await api(`messages/${id}/edit/`, { method: "POST", body: { content } }), { replace: id });
+        const result = await api(`messages/${id}/edit/`, { method: "POST", body: { content } });
+        acceptSubmission(result, { replace: id });
+        focusMessage(result.user_message.id); // the form that had focus left with the old message
       } catch (err) {
         showAlert(err.message);
       } finally {
@@ -990,7 +1014,10 @@
   }
 
   function updateStop() {
-    els.stop.hidden = activeReply() === null;
+    const hidden = activeReply() === null;
+    if (els.stop.hidden === hidden) return;
+    els.stop.hidden = hidden;
+    updateComposer(); // Stop takes width from the message box: its height follows the text
   }
 
   async function stopReply() {
@@ -1061,7 +1088,10 @@
     els.send.disabled = state.sending || !els.input.value.trim();
     els.input.style.height = ""; // its two rows
     const border = els.input.offsetHeight - els.input.clientHeight;
-    if (els.input.scrollHeight > els.input.clientHeight) els.input.style.height = `${els.input.scrollHeight + border}px`;
+    // Empty, it keeps its two rows: a placeholder wrapped on a narrow phone is no reason to grow.
+    if (els.input.value && els.input.scrollHeight > els.input.clientHeight) {
+      els.input.style.height = `${els.input.scrollHeight + border}px`;
+    }
   }
 
   function uuid() {
@@ -1242,8 +1272,18 @@
     $("rename-cancel").addEventListener("click", endRename);
     $("delete-conversation").addEventListener("click", deleteConversation);
     els.renameForm.addEventListener("submit", submitRename);
-    els.renameInput.addEventListener("keydown", (event) => { if (event.key === "Escape") endRename(); });
+    // Esc in these fields is theirs (cancel the rename, clear the search): it must not
+    // also reach the page's Esc, which stops the reply being written.
+    els.renameInput.addEventListener("keydown", (event) => {
+      if (event.key === "Escape") { event.preventDefault(); endRename(); }
+    });
     els.search.addEventListener("input", onSearchInput);
+    els.search.addEventListener("keydown", (event) => {
+      if (event.key !== "Escape" || !els.search.value) return;
+      event.preventDefault();
+      els.search.value = "";
+      onSearchInput();
+    });
     els.moreConversations.addEventListener("click", () => loadConversations(state.conversationsNext).catch((err) => showAlert(err.message)));
     els.older.addEventListener("click", loadOlderMessages);
     els.scroller.addEventListener("scroll", updateJump, { passive: true });
@@ -1275,10 +1315,14 @@
     });
     document.addEventListener("keydown", (event) => {
       if (event.key !== "Escape" || event.defaultPrevented) return;
+      // Another field's Esc (a select closing its list, a text field) does not stop the
+      // reply; the message box's does, as Stop's shortcut.
+      const field = event.target instanceof Element && event.target !== els.input
+        && event.target.closest("input, select, textarea, [contenteditable]");
       if (els.sidebar.classList.contains("open")) {
         setSidebarOpen(false);
         els.sidebarToggle.focus();
-      } else if (!els.dialog.open && activeReply() !== null) {
+      } else if (!field && !els.dialog.open && activeReply() !== null) {
         stopReply();
       }
     });

@@ -33,13 +33,16 @@ window.LA = (() => {
     return cookie ? decodeURIComponent(cookie.slice("csrftoken=".length)) : "";
   }
 
-  // Called when the session has ended, before leaving for the sign-in page (the chat saves its draft).
-  let beforeSignIn = () => {};
+  // Called when the session has ended, before leaving for the sign-in page: true when it
+  // kept what the user was writing (the chat saves its message box's draft).
+  let beforeSignIn = () => false;
 
   function signInAgain(next) {
-    beforeSignIn();
-    // "expired": the sign-in page says why the user is there, and that the draft was kept.
-    window.location.assign(`${LOGIN}?next=${encodeURIComponent(next || window.location.pathname)}&expired=1`);
+    const kept = beforeSignIn() === true;
+    // "expired": the sign-in page says why the user is there, and ("kept") that the text
+    // being written is waiting; it never says so of text it could not keep.
+    const expired = kept ? "kept" : "1";
+    window.location.assign(`${LOGIN}?next=${encodeURIComponent(next || window.location.pathname)}&expired=${expired}`);
   }
 
   async function sessionEnded() {

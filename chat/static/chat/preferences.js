@@ -59,6 +59,7 @@
     state.skills = resultsOf(skills);
     $("pref-language").value = profile.language || ""; // "": not chosen, pages follow the browser
     renderSkills();
+    document.querySelector("[data-testid=pref-save]").disabled = false;
   }
 
   // Unchecking a preference-gated skill turns its preference off; unchecking any other
@@ -82,6 +83,7 @@
 
   async function save(event) {
     event.preventDefault();
+    if (state.profile === null) return; // not loaded yet (Save is disabled until then)
     const changes = changesFromForm();
     const languageChanged = "language" in changes;
     try {

@@ -42,6 +42,19 @@ def test_a_command_answered_without_a_skill_shows_no_skill_but_a_skill_command_d
     assert api.get(f"/api/v1/conversations/{conversation['id']}/").json()["active_skills"] == ["finance"]
 
 
+@pytest.mark.parametrize(("typed", "language", "listed"), [("/ajuda", "pt-BR", "/ajuda"), ("/ayuda", "es", "/ayuda")])
+def test_help_answers_in_the_words_of_each_language(api, conversation, send, shipped_skills, typed, language, listed):
+    """"/ajuda" was an unknown command to a Brazilian user; the list showed only "/help"."""
+    reply = reply_of(api, send(api, conversation["id"], {"content": typed}, **{"Accept-Language": language}))
+    assert not reply["content"].startswith(("Comando desconhecido", "Comando desconocido")), reply["content"]
+    assert f"- {listed} — " in reply["content"] and "/finance" in reply["content"]
+    names = [c["name"] for c in api.get("/api/v1/commands/", headers={"Accept-Language": language}).json()]
+    assert names[0] == listed
+    # The English word works in every language.
+    help_reply = reply_of(api, send(api, conversation["id"], {"content": "/help"}, **{"Accept-Language": language}))
+    assert help_reply["content"].split("\n")[0] == reply["content"].split("\n")[0]
+
+
 def test_an_unknown_command_gets_the_list_of_commands(api, conversation, send, shipped_skills):
     reply = reply_of(api, send(api, conversation["id"], {"content": "/deploy now"}, **{"Accept-Language": "en"}))
     assert reply["content"].startswith("Unknown command /deploy. Commands you can use:")
@@ -152,7 +165,7 @@ def test_shell_options_that_read_a_file_or_set_the_clock_are_refused(api, user, 
 
 
 def test_the_commands_endpoint_lists_what_this_user_may_type(api, user, shipped_skills):
-    names = [c["name"] for c in api.get("/api/v1/commands/").json()]
+    names = [c["name"] for c in api.get("/api/v1/commands/", headers={"Accept-Language": "en"}).json()]
     assert names[0] == "/help"
     assert "/finance" in names and "/spiritual" not in names and "!command" not in names
     Profile.objects.filter(user=user).update(preferences={"christian_perspective": True})

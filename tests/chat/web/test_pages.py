@@ -39,6 +39,20 @@ def test_the_login_page_renders_a_labelled_form() -> None:
     assert 'name="csrfmiddlewaretoken"' in html
 
 
+@pytest.mark.parametrize(
+    ("expired", "notice"),
+    [
+        ("kept", "Your session ended. Sign in again: what you were writing was kept."),
+        # The preferences page, an edit in progress: nothing was kept, so nothing is promised.
+        ("1", "Your session ended. Sign in again."),
+    ],
+)
+def test_the_sign_in_page_promises_a_kept_draft_only_when_one_was_kept(expired: str, notice: str) -> None:
+    html = Client().get(f"/login/?next=/&expired={expired}", headers={"Accept-Language": "en"}).content.decode()
+
+    assert f'data-testid="session-ended">{notice}</p>' in html
+
+
 def test_signing_in_lands_on_the_chat(user: Any) -> None:
     client = Client(enforce_csrf_checks=True)
     token = client.get("/login/").cookies["csrftoken"].value
