@@ -415,3 +415,25 @@ def test_a_pasted_blocks_title_reads_in_the_pages_language(page: Page, base_url:
     expect(page.locator("#document-title")).to_have_text("Dados CSV")
     # Its name and size; not a MIME type, nor its first rows again above themselves.
     expect(page.locator("#document-meta")).to_have_text(re.compile(r"^[\w.-]+\.csv · [\d.,]+\s?\w+$"))
+
+
+@clients([PHONE_PT])
+def test_a_long_message_on_a_phone_offers_one_way_to_read_it_whole(page: Page, base_url: str, user: Any, client: Any) -> None:
+    """The preview's "Show the whole message" sat under the fold's fade, next to a second "Show more"."""
+    from chat.models import Conversation, Message
+
+    conversation = Conversation.objects.create(owner=user, title="Texto longo")
+    words = " ".join(f"palavra{n}" for n in range(900))  # ~8,000 characters: a preview in the list
+    Message.objects.create(conversation=conversation, role="user", content=words)
+    sign_in(page, base_url)
+    page.goto(f"{base_url}/c/{conversation.pk}/")
+
+    message = page.get_by_test_id("message").first
+    whole = message.get_by_role("button", name="Mostrar a mensagem inteira")
+    expect(whole).to_be_visible()
+    expect(message.get_by_test_id("show-more")).to_have_count(0)
+    whole.click()
+
+    expect(message).to_contain_text("palavra899")
+    expect(message).to_be_focused()  # the button that had focus is gone
+    expect(message.get_by_test_id("show-more")).to_be_visible()  # the whole text is tall: folded now

@@ -626,6 +626,9 @@
   function clampTall(item) {
     if (!item || item.querySelector("[data-testid=show-more]")) return;
     const bubble = item.querySelector(".bubble");
+    // A preview keeps its own "Show the whole message" in sight: folding it too put that
+    // button under the fade, next to a second "Show more" (clamped after the whole loads).
+    if (bubble && bubble.querySelector(".show-whole")) return;
     if (!bubble || bubble.scrollHeight <= window.innerHeight * 0.9) return;
     bubble.classList.add("clamped");
     const more = button(gettext("Show more"), () => {
