@@ -307,3 +307,9 @@ def test_scrolled_up_a_button_brings_the_latest_messages_back(page: Page, base_u
     expect(page.get_by_text("Answer 11").first).to_be_in_viewport()
     expect(jump).to_be_hidden()
     expect(page.get_by_test_id("composer")).to_be_focused()
+
+    # A phone's keyboard leaves a sliver of the thread: the button would cover it.
+    page.locator("#messages-scroller").evaluate("node => { node.scrollTop = 0; }")
+    expect(jump).to_be_visible()
+    page.set_viewport_size({"width": 360, "height": 300})
+    expect(jump).to_be_hidden()

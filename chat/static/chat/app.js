@@ -174,8 +174,12 @@
 
   // "Latest messages" shows while the newest are out of sight: scrolled up, or a reply
   // growing below the fold (the thread's resizes are watched, not only scrolling).
+  // Below this height (a phone with its keyboard open) the button would cover most of
+  // what is left of the conversation: it stays hidden, and scrolling does its job.
+  const JUMP_MIN_VIEW_PX = 160;
+
   function updateJump() {
-    els.jump.hidden = isNearBottom();
+    els.jump.hidden = isNearBottom() || els.scroller.clientHeight < JUMP_MIN_VIEW_PX;
   }
 
   // ---------------------------------------------------------------- conversation list
