@@ -15,7 +15,7 @@ from django.utils.translation import get_language
 from django.utils.translation import gettext as _
 from django.utils.translation import pgettext
 
-from skills.domain import SkillDefinition
+from skills.domain import HELP_NAMES, SkillDefinition
 from skills.inertia import is_allowed
 
 from .preprocessor import CommandInstruction, PreprocessingResult
@@ -31,12 +31,8 @@ class CommandPlan:
     model_text: str
 
 
-# /help in each language the product speaks: "/ajuda" was an unknown command to the
-# Brazilian user who typed it. The listing shows the reader's own word (``help_name``).
-HELP_NAMES = frozenset({"help", "ajuda", "ayuda"})
-
-
 def help_name() -> str:
+    """The reader's word for /help (any of ``HELP_NAMES`` works); the listing shows it."""
     return pgettext("the /help command, lowercase ASCII letters only", "help")
 
 

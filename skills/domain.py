@@ -25,6 +25,9 @@ FORMALITIES: tuple[str, ...] = ("informal", "careful-informal")
 BASE_TOOLS: tuple[str, ...] = ("search_knowledge", "add_knowledge", "analyze_context")
 
 FALLBACK_SKILL = "general"
+# /help in each language the product speaks ("/ajuda" was an unknown command to the
+# Brazilian user who typed it): no skill may take one of these names.
+HELP_NAMES = frozenset({"help", "ajuda", "ayuda"})
 # A preference flag a skill may require, as users set them (``PATCH /api/v1/me/``).
 PREFERENCE_NAME = re.compile(r"^[a-z][a-z0-9_]{0,63}$")
 # A prompt extension joins the system prompt of every message the skill answers; the

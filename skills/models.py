@@ -12,7 +12,7 @@ from django.db import models
 from lifeassistant.tools import REGISTRY
 
 from .catalog_version import skills_changed
-from .domain import FALLBACK_SKILL, PREFERENCE_NAME, PROMPT_EXTENSION_MAX_CHARS, SkillDefinition, ToneConfig
+from .domain import FALLBACK_SKILL, HELP_NAMES, PREFERENCE_NAME, PROMPT_EXTENSION_MAX_CHARS, SkillDefinition, ToneConfig
 from .matching import skill_references, validate_pattern
 
 TONE_STYLE_CHOICES = [(c, c) for c in ("practical", "reflective", "empathetic", "hopeful", "direct", "celebratory")]
@@ -164,6 +164,8 @@ class Skill(models.Model):
             errors.setdefault("prompt_extension", []).append(
                 f"At most {PROMPT_EXTENSION_MAX_CHARS:,} characters (this one has {len(self.prompt_extension):,})."
             )
+        if self.name in HELP_NAMES:
+            errors.setdefault("name", []).append(f"/{self.name} is the help command: choose another name.")
         stored_name = self._stored_name()
         if stored_name == FALLBACK_SKILL and self.name != FALLBACK_SKILL:
             errors.setdefault("name", []).append(

@@ -201,6 +201,14 @@ def test_the_fallback_skill_cannot_be_renamed_in_the_admin(admin_client: Any) ->
     assert Skill.objects.filter(name="general").exists()
 
 
+@pytest.mark.parametrize("name", ["help", "ajuda", "ayuda"])
+def test_a_skill_cannot_take_a_name_of_the_help_command(admin_client: Any, name: str) -> None:
+    response = admin_client.post(change_url("finance"), form_data("finance", name=name))
+
+    assert f"/{name} is the help command: choose another name." in errors_of(response)["name"]
+    assert Skill.objects.filter(name="finance").exists()
+
+
 def test_the_fallback_skill_has_no_delete_page(admin_client: Any) -> None:
     pk = Skill.objects.get(name="general").pk
 
