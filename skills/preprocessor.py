@@ -38,7 +38,8 @@ from lifeassistant.references import FileReference
 
 CommandType = Literal["skill", "shell"]
 
-_SKILL_LINE = re.compile(r"/(?P<name>[a-z0-9][a-z0-9_-]*)(?=\s|$)")
+# A capital is allowed and folded: a phone's keyboard capitalises the first letter ("/Ajuda").
+_SKILL_LINE = re.compile(r"/(?P<name>[A-Za-z0-9][A-Za-z0-9_-]*)(?=\s|$)")
 # Allows "/" so that a path-like executable is parsed and then refused by the
 # runner, rather than silently becoming chat text.
 _EXECUTABLE = re.compile(r"[A-Za-z0-9._+/-]+")
@@ -157,7 +158,7 @@ def _parse_command_line(line: str) -> tuple[str, str] | None:
         match = _SKILL_LINE.match(line)
         if match is None:
             return None
-        return match.group("name"), line[match.end() :].strip()
+        return match.group("name").lower(), line[match.end() :].strip()
     if line.startswith("!"):
         body = _shell_body(line[1:].strip())
         if body is None:

@@ -436,4 +436,23 @@ def test_a_long_message_on_a_phone_offers_one_way_to_read_it_whole(page: Page, b
 
     expect(message).to_contain_text("palavra899")
     expect(message).to_be_focused()  # the button that had focus is gone
-    expect(message.get_by_test_id("show-more")).to_be_visible()  # the whole text is tall: folded now
+    # Asked for in full: not folded again (that showed less than the preview), read from its start.
+    expect(message.get_by_test_id("show-more")).to_have_count(0)
+    expect(message.get_by_text("palavra0 ")).to_be_in_viewport()
+
+
+def test_an_edit_left_open_closes_when_a_newer_message_is_sent(page: Page, base_url: str, user: Any) -> None:
+    """The form stayed on a message no longer the last; sending it was refused with a 409."""
+    sign_in(page, base_url)
+    start_conversation(page)
+    send(page, "Primeira mensagem")
+    expect(last_reply(page)).to_have_attribute("data-status", "done", timeout=REPLY_TIMEOUT_MS)
+    first = page.locator("[data-testid=message][data-role=user]").first
+    first.get_by_test_id("edit-message").click()
+    expect(first.locator(".edit-form")).to_be_visible()
+
+    send(page, "Segunda mensagem")
+
+    expect(page.locator("[data-testid=message][data-role=user]")).to_have_count(2)
+    expect(page.locator(".edit-form")).to_have_count(0)
+    expect(first).to_contain_text("Primeira mensagem")

@@ -71,6 +71,10 @@ def test_escape_in_the_rename_box_or_the_search_leaves_the_reply_running(
     page.get_by_test_id("rename").click()
     page.keyboard.press("Escape")
     expect(page.get_by_test_id("rename")).to_be_focused()  # the rename is cancelled, nothing else
+    page.get_by_test_id("rename").click()
+    page.locator("#rename-cancel").focus()  # the form's buttons too, not only its field
+    page.keyboard.press("Escape")
+    expect(page.locator("#rename-form")).to_be_hidden()
     page.locator("#conversation-search").fill("budget")
     page.locator("#conversation-search").press("Escape")
     expect(page.locator("#conversation-search")).to_have_value("")
@@ -120,6 +124,31 @@ def test_a_conversation_link_says_it_is_opening_while_the_conversation_loads(
     expect(page.locator("#start-conversation")).to_be_hidden()
     expect(page.locator("#conversation-title")).to_have_text("Orçamento", timeout=REPLY_TIMEOUT_MS)
     expect(page.get_by_test_id("opening")).to_be_hidden()
+
+
+def test_switching_to_a_slow_conversation_never_shows_the_previous_ones_messages(
+    page: Page, base_url: str, user: Any, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The list's link changed the address at once, and the old conversation stayed on screen."""
+    from chat.api import views
+    from chat.models import Conversation, Message
+
+    first = Conversation.objects.create(owner=user, title="Mercado")
+    Message.objects.create(conversation=first, role="user", content="Lista do mercado")
+    second = Conversation.objects.create(owner=user, title="Viagem")
+    sign_in(page, base_url)
+    page.goto(f"{base_url}/c/{first.pk}/")
+    expect(page.get_by_text("Lista do mercado")).to_be_visible()
+    fast_list = views.ConversationMessagesView.get
+    monkeypatch.setattr(views.ConversationMessagesView, "get", lambda *a, **k: (time.sleep(1.5), fast_list(*a, **k))[1])
+
+    page.get_by_role("link", name="Viagem").click()
+
+    expect(page.locator("#conversation-title")).to_have_text("Viagem")
+    expect(page.get_by_text("Lista do mercado")).to_be_hidden()
+    expect(page.locator("#messages")).to_have_attribute("aria-busy", "true")
+    expect(page.locator("#messages")).not_to_have_attribute("aria-busy", "true", timeout=REPLY_TIMEOUT_MS)
+    expect(page).to_have_url(f"{base_url}/c/{second.pk}/")
 
 
 def test_without_live_updates_the_polled_reply_can_be_stopped_and_shows_its_state(

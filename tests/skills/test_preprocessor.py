@@ -85,6 +85,14 @@ def test_slash_command_is_recognised_at_the_start_of_any_line():
     assert result.should_halt_conversation is False
 
 
+@pytest.mark.parametrize(("message", "name"), [("/Ajuda", "ajuda"), ("/Finance gastei 50", "finance"), ("/HELP", "help")])
+def test_a_capitalised_command_is_the_command(message, name):
+    """A phone's keyboard capitalises the first letter: "/Ajuda" went to the model as prose."""
+    (command,) = execute(message).commands
+
+    assert (command.type, command.name) == ("skill", name)
+
+
 @pytest.mark.parametrize(
     "message",
     [
@@ -94,7 +102,6 @@ def test_slash_command_is_recognised_at_the_start_of_any_line():
         "the bug is in src/core",
         "/src/core is where it lives",
         "/help.",
-        "/Finance",
     ],
 )
 def test_slashes_that_do_not_start_a_line_with_a_slug_are_plain_text(message):

@@ -362,6 +362,7 @@
     state.actions.clear();
     els.view.hidden = true;
     els.opening.hidden = true;
+    els.messages.removeAttribute("aria-busy");
     els.empty.hidden = false;
     document.title = "Life Assistant";
     if (push) window.history.pushState({}, "", APP);
@@ -383,9 +384,12 @@
     endRename();
     setSidebarOpen(false);
     if (push) window.history.pushState({ id }, "", conversationUrl(id));
+    let slow = null;
     if (els.view.hidden) { // from the welcome (or a link): say what is happening meanwhile
       els.empty.hidden = true;
       els.opening.hidden = false;
+    } else { // from another conversation: past a moment, its messages must not pass for these
+      slow = setTimeout(() => showOpening(id, generation), SLOW_OPEN_MS);
     }
     try {
       const [conversation, page, actions] = await Promise.all([
@@ -400,6 +404,7 @@
       renderConversationHeader();
       state.messages.clear();
       els.messages.replaceChildren();
+      els.messages.removeAttribute("aria-busy");
       resultsOf(page).reverse().forEach((message) => upsertMessage(message, { batch: true }));
       els.older.hidden = !state.olderNext;
       els.empty.hidden = true;
@@ -414,7 +419,22 @@
       if (generation !== state.generation) return;
       closeConversation({ push: false });
       showAlert(err.status === 404 ? gettext("That conversation does not exist (or was deleted).") : err.message);
+    } finally {
+      clearTimeout(slow);
     }
+  }
+
+  // Switching on a slow connection: the title it is known by, and "Opening…" in place of
+  // the previous conversation's messages (the message box keeps its place and its text).
+  const SLOW_OPEN_MS = 300;
+
+  function showOpening(id, generation) {
+    if (generation !== state.generation) return;
+    const listed = state.conversations.find((c) => c.id === id);
+    els.title.textContent = (listed && listed.title) || untitled();
+    els.messages.replaceChildren();
+    els.messages.setAttribute("aria-busy", "true");
+    els.older.hidden = true;
   }
 
   async function loadOlderMessages() {
@@ -531,7 +551,11 @@
         try {
           text.textContent = (await api(`messages/${message.id}/`)).content;
           more.remove();
-          clampTall(body.closest("li"));
+          // Asked for in full: not folded again (that showed less than the preview did),
+          // and read from its start rather than left scrolled away above the screen.
+          const item = body.closest("li");
+          item.dataset.whole = "true";
+          item.scrollIntoView({ block: "start" });
           focusMessage(message.id); // the button had focus, and is gone
         } catch (err) {
           showAlert(err.message);
@@ -628,10 +652,10 @@
 
   // Bubbles taller than the screen fold, with a button to unfold them.
   function clampTall(item) {
-    if (!item || item.querySelector("[data-testid=show-more]")) return;
+    if (!item || item.dataset.whole || item.querySelector("[data-testid=show-more]")) return;
     const bubble = item.querySelector(".bubble");
     // A preview keeps its own "Show the whole message" in sight: folding it too put that
-    // button under the fade, next to a second "Show more" (clamped after the whole loads).
+    // button under the fade, next to a second "Show more".
     if (bubble && bubble.querySelector(".show-whole")) return;
     if (!bubble || bubble.scrollHeight <= window.innerHeight * 0.9) return;
     bubble.classList.add("clamped");
@@ -650,6 +674,7 @@
     const lastUser = items.filter((n) => n.dataset.role === "user").pop();
     const busy = Boolean(lastReply && !FINAL.has(lastReply.dataset.status));
     for (const item of items) {
+      if (item !== lastUser && item.closeEdit) item.closeEdit(); // only the last message can be edited
       const tools = item.querySelector(".message-tools");
       if (!tools) continue;
       const id = Number(item.dataset.id);
@@ -695,12 +720,14 @@
     ]);
     const tools = item.querySelector(".message-tools");
     const close = () => {
+      item.closeEdit = null;
       form.remove();
       item.classList.remove("editing");
       body.hidden = false;
       if (tools) tools.hidden = false;
       item.querySelector("[data-testid=edit-message]")?.focus();
     };
+    item.closeEdit = close; // markLastTurn closes it once a newer message makes this one uneditable
     body.hidden = true;
     if (tools) tools.hidden = true; // its Edit button, under the form that edits
     item.classList.add("editing"); // the full column's width, and no "Show more" of the hidden text
@@ -1281,7 +1308,7 @@
     els.renameForm.addEventListener("submit", submitRename);
     // Esc in these fields is theirs (cancel the rename, clear the search): it must not
     // also reach the page's Esc, which stops the reply being written.
-    els.renameInput.addEventListener("keydown", (event) => {
+    els.renameForm.addEventListener("keydown", (event) => { // its field and its buttons alike
       if (event.key === "Escape") { event.preventDefault(); endRename(); }
     });
     els.search.addEventListener("input", onSearchInput);
