@@ -135,6 +135,8 @@
 
   window.LA.onSignIn(() => {
     saveDraft();
+    // An edit in progress is not kept: then the notice promises nothing, even with a draft.
+    if (els.messages.querySelector(".edit-form")) return false;
     return state.draftId !== null && Boolean(els.input.value.trim());
   });
 
