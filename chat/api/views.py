@@ -224,10 +224,16 @@ class ConversationMessagesView(generics.ListCreateAPIView):
         parameters=[IDEMPOTENCY_PARAMETER],
     )
     def post(self, request: Request, *args: Any, **kwargs: Any) -> Response:
-        # The profile comes with the conversation: one query for both.
-        conversation = get_object_or_404(
-            owned_conversations(request_user(request)).select_related("owner__profile"), pk=self.kwargs["conversation_id"]
-        )
+        user = request_user(request)
+        # A token's user came with its profile (chat.api.authentication); a session user
+        # (the web chat) gets it joined with the conversation: one query either way.
+        with_token = isinstance(request.auth, Token) and type(user).profile.is_cached(user)
+        conversations = owned_conversations(user)
+        if not with_token:
+            conversations = conversations.select_related("owner__profile")
+        conversation = get_object_or_404(conversations, pk=self.kwargs["conversation_id"])
+        if with_token:
+            conversation.owner = user  # the same row (owned_conversations), profile included
         serializer = MessageCreateSerializer(data=request.data)
         serializer.is_valid(raise_exception=True)
         content = serializer.validated_data["content"]

@@ -67,6 +67,23 @@ def test_a_pasted_document_adds_one_insert_and_the_202_needs_no_query_for_it(
     assert body["user_message"]["content_truncated"] is True
 
 
+def test_a_token_users_post_reads_the_profile_once(api, user, conversation, django_assert_max_num_queries):
+    """Token authentication joins the profile; the view joined it again with the conversation."""
+    from django.db import connection
+    from django.test.utils import CaptureQueriesContext
+    from rest_framework.authtoken.models import Token
+    from rest_framework.test import APIClient
+
+    _history(api, conversation, 10)
+    client = APIClient()
+    client.credentials(HTTP_AUTHORIZATION=f"Token {Token.objects.create(user=user).key}")
+    url = f"/api/v1/conversations/{conversation['id']}/messages/"
+    with CaptureQueriesContext(connection) as post, django_assert_max_num_queries(POST_MAX + 1):  # + the token
+        response = client.post(url, {"content": "Gastei 50 reais no mercado"}, format="json")
+    assert response.status_code == 202
+    assert sum('"lifeassistant_profile"' in query["sql"] for query in post.captured_queries) == 1
+
+
 def _reply_within(queries: int, api: Any, conversation: dict[str, Any], assert_max_num_queries: Any) -> None:
     reply_id = api.post(
         f"/api/v1/conversations/{conversation['id']}/messages/", {"content": "Gastei 50 reais no mercado"}, format="json"
