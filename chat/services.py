@@ -1,6 +1,6 @@
 """The message service: one user message, from the API to a dispatched reply.
 
-``submit_message`` is the spine of the product (README "Architecture", DESIGN.md §1):
+``submit_message`` is the spine of the product (README "Architecture"):
 each of its steps is a function below, in the order they run.
 """
 

@@ -62,7 +62,7 @@ def test_sign_in_chat_and_preferences_speak_the_browsers_language_and_pass_axe(
             "Escreva uma mensagem. Digite / para comandos.",
         ),
     )
-    expect(page.get_by_test_id("send")).to_have_text(text(client, "Send", "Enviar"))
+    expect(page.get_by_test_id("send")).to_have_accessible_name(text(client, "Send", "Enviar"))
     page.get_by_test_id("composer").fill("Olá")
     page.get_by_test_id("send").click()
     expect(last_reply(page)).to_have_attribute(

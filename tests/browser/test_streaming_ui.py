@@ -90,14 +90,21 @@ def test_on_a_phone_the_message_box_is_as_small_after_a_reply_as_before(
 ) -> None:
     """Stop narrows the box while a reply runs; the box stayed tall after Stop went away."""
     page.set_viewport_size({"width": 360, "height": 640})
-    settings.LLM_OFFLINE_TOKEN_DELAY_SECONDS = 0.02
-    settings.EMBEDDED_REPLY_THREADS = 2
+    reply_in_the_background(settings)
     sign_in(page, base_url)
     start_conversation(page)
     composer = page.get_by_test_id("composer")
     before = composer.bounding_box()["height"]
 
     send(page, "Oi")
+    expect(page.get_by_test_id("stop")).to_be_visible()
+    # Stop and Send are their symbols on a phone: the placeholder still fits the two rows (it
+    # was cut in half beside two labelled buttons).
+    assert page.get_by_test_id("stop").bounding_box()["width"] <= 48
+    assert page.get_by_test_id("send").bounding_box()["width"] <= 48
+    assert composer.evaluate("node => node.scrollHeight <= node.clientHeight")
+    expect(page.get_by_test_id("stop")).to_have_accessible_name("Parar")
+    expect(page.get_by_test_id("send")).to_have_accessible_name("Enviar")
     expect(last_reply(page)).to_have_attribute("data-status", "done", timeout=REPLY_TIMEOUT_MS)
 
     expect(page.get_by_test_id("stop")).to_be_hidden()
@@ -185,7 +192,7 @@ def test_text_typed_while_a_message_is_sending_stays_in_the_box(page: Page, base
     box = page.get_by_test_id("composer")
     box.fill("primeira")
     page.get_by_test_id("send").click()
-    expect(page.get_by_test_id("send")).to_have_text("Sending…")
+    expect(page.get_by_test_id("send")).to_have_accessible_name("Sending…")
     while not held:
         page.wait_for_timeout(50)
 

@@ -1114,7 +1114,8 @@
 
   function setSending(sending) {
     state.sending = sending;
-    els.send.textContent = sending ? gettext("Sending…") : gettext("Send");
+    // Its name only: on a phone the button shows its symbol, the name is for screen readers.
+    els.send.querySelector(".wide-label").textContent = sending ? gettext("Sending…") : gettext("Send");
     updateComposer();
   }
 
