@@ -20,7 +20,7 @@ def shared_cache_with_a_broker(**_: Any) -> list[Warning]:
         Warning(
             "CELERY_BROKER_URL is set but the cache is process-local: skill edits, throttles and the "
             "light context are not shared between the web workers and the Celery worker.",
-            hint="Set CACHE_URL=redis://... (the README's 'Switching to PostgreSQL, Redis and a real LLM').",
+            hint="Set CACHE_URL=redis://... (the README's production-like setup under 'Configuration').",
             id="lifeassistant.W001",
         )
     ]
