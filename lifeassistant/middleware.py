@@ -11,6 +11,7 @@ from django.core.exceptions import RequestDataTooBig
 from django.http import HttpRequest, HttpResponse, HttpResponseBase, JsonResponse
 from django.middleware.common import CommonMiddleware as DjangoCommonMiddleware
 from django.template.defaultfilters import filesizeformat
+from django.utils.deprecation import MiddlewareMixin
 from django.utils.translation import gettext as _
 
 from .views import is_api, not_found
@@ -115,18 +116,13 @@ class CommonMiddleware(DjangoCommonMiddleware):
         return super().process_response(request, response)
 
 
-class DatabaseBusyMiddleware:
+class DatabaseBusyMiddleware(MiddlewareMixin):
     """A request that waited ``DATABASE_POOL_TIMEOUT_SECONDS`` for a database connection
     and got none (a burst larger than the pool) is answered ``503`` with ``Retry-After``:
     the service is busy, nothing is wrong with the request, and it may be sent again. It
     was a ``500`` that said "internal server error" to a client that only had to wait.
+    Django's mixin: it serves a sync or an async middleware chain alike.
     """
-
-    def __init__(self, get_response: Callable[[HttpRequest], HttpResponseBase]) -> None:
-        self.get_response = get_response
-
-    def __call__(self, request: HttpRequest) -> HttpResponseBase:
-        return self.get_response(request)
 
     def process_exception(self, request: HttpRequest, exception: Exception) -> HttpResponseBase | None:
         if not waited_for_a_connection(exception):

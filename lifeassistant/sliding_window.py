@@ -30,10 +30,10 @@ local count = redis.call('ZCARD', KEYS[1])
 if count < tonumber(ARGV[3]) then
   redis.call('ZADD', KEYS[1], now, ARGV[4])
   redis.call('PEXPIRE', KEYS[1], math.ceil(window * 1000))
-  return {1, count + 1, ''}
+  return {1, ''}
 end
 local oldest = redis.call('ZRANGE', KEYS[1], 0, 0, 'WITHSCORES')
-return {0, count, oldest[2]}
+return {0, oldest[2]}
 """
 
 _script: Any = None  # redis-py's Script: EVALSHA, loading the script where a server lacks it
@@ -41,11 +41,10 @@ _script: Any = None  # redis-py's Script: EVALSHA, loading the script where a se
 
 @dataclass(frozen=True)
 class Spent:
-    """The outcome of one attempt: ``allowed``, the requests now in the window, and, when
-    refused, the time of the oldest of them (the budget frees a request when it ages out)."""
+    """The outcome of one attempt: ``allowed`` and, when refused, the time of the oldest
+    request in the window (the budget frees a request when it ages out)."""
 
     allowed: bool
-    count: int
     oldest: float | None
 
 
@@ -66,10 +65,8 @@ def spend(client: redis.Redis, key: str, *, now: float, window: float, limit: in
     if _script is None:
         _script = client.register_script(_SPEND)
     # A unique member: two requests in the same microsecond are still two.
-    allowed, count, oldest = _script(
-        keys=[key], args=[repr(now), repr(float(window)), limit, uuid.uuid4().hex], client=client
-    )
-    return Spent(bool(allowed), int(count), None if allowed else float(oldest))
+    allowed, oldest = _script(keys=[key], args=[repr(now), repr(float(window)), limit, uuid.uuid4().hex], client=client)
+    return Spent(bool(allowed), None if allowed else float(oldest))
 
 
 def seconds_until_free(spent: Spent, *, now: float, window: float) -> float:

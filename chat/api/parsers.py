@@ -3,8 +3,8 @@
 DRF's own parser lets four kinds of body through to a 500: nesting deep enough to
 exhaust the recursion limit, a string (a value or a key) holding a lone surrogate,
 which no UTF-8 column, log line or JSON response can hold, an integer longer than
-Python converts, and a body of any size when the request carries no Content-Length. Each is refused here with a 400 (413 for
-the size) in the API's JSON error shape.
+Python converts, and a body of any size when the request carries no Content-Length.
+Each is refused here with a 400 (413 for the size) in the API's JSON error shape.
 """
 
 from __future__ import annotations

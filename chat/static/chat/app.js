@@ -656,10 +656,10 @@
   function clampTall(item) {
     if (!item || item.dataset.whole || item.querySelector("[data-testid=show-more]")) return;
     const bubble = item.querySelector(".bubble");
+    if (!bubble || bubble.scrollHeight <= window.innerHeight * 0.9) return;
     // A preview keeps its own "Show the whole message" in sight: folding it too put that
     // button under the fade, next to a second "Show more".
-    if (bubble && bubble.querySelector(".show-whole")) return;
-    if (!bubble || bubble.scrollHeight <= window.innerHeight * 0.9) return;
+    if (bubble.querySelector(".show-whole")) return;
     bubble.classList.add("clamped");
     const more = button(gettext("Show more"), () => {
       const open = bubble.classList.toggle("clamped");
