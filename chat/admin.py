@@ -10,6 +10,7 @@ from lifeassistant.admin_pages import model_page
 from skills.forms import UsagePeriodForm
 from skills.usage import REASON_HELP, LedgerRow, UsageSummary, period_bounds, summarize
 
+from .answering import model_system_prompt
 from .models import INERTIA_FIELDS, Conversation, IdempotencyRecord, Message, PendingAction, Prompt, ToolCall
 from .tool_stats import recent_events, tally
 
@@ -47,9 +48,13 @@ class MessageAdmin(admin.ModelAdmin):
     search_fields = ["content", "intent"]
     raw_id_fields = ["conversation", "reply_to"]
     # The prompt is shared by many replies: shown, never edited from one of them.
-    readonly_fields = ["prompt", "system_prompt"]
+    readonly_fields = ["prompt", "system_prompt_as_sent"]
     list_select_related = ["conversation"]
     inlines = [ToolCallInline]
+
+    @admin.display(description="System prompt (as the model gets it, with the documents listed when the reply runs)")
+    def system_prompt_as_sent(self, message: Message) -> str:
+        return model_system_prompt(message) if message.role == Message.Role.ASSISTANT else ""
 
     def get_urls(self) -> list[URLPattern]:
         usage = path("skill-usage/", model_page(self, self.skill_usage_view), name="chat_message_skill_usage")

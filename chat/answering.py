@@ -12,7 +12,9 @@ from django.conf import settings
 from django.db.models import Q
 from django.utils import timezone
 
+from documents.services import READ_DOCUMENT_TOOL, conversation_documents, documents_section
 from lifeassistant import llm, tokens
+from lifeassistant.text import join_sections
 from .light_context_store import remember_round
 from .limits import bounded
 from .actions import is_proposal, propose, replayed_proposal, withdraw_for_failed_reply, withdraw_for_stopped_reply
@@ -268,7 +270,7 @@ def build_llm_messages(message: Message) -> list[dict[str, Any]]:
     answered = user_message is not None and confirmation_intent(user_message.content) is not None
     confirmed = list(message.tool_calls.filter(iteration=0).order_by("id")) if answered else []
     actions = _proposed_actions([call for group in calls.values() for call in group] + confirmed)
-    system: list[dict[str, Any]] = [{"role": "system", "content": message.system_prompt}]
+    system: list[dict[str, Any]] = [{"role": "system", "content": model_system_prompt(message)}]
     current: list[dict[str, Any]] = []
     if user_message is not None:
         answer_part, rest = _confirmation_parts(user_message, bool(confirmed))
@@ -285,6 +287,21 @@ def build_llm_messages(message: Message) -> list[dict[str, Any]]:
         opening_shown=opening_shown,
     )
     return [*system, *replayed, *current]
+
+
+def model_system_prompt(message: Message) -> str:
+    """The reply's stored system prompt, then the documents its conversation held when the
+    reply was created (AVAILABLE_DOCUMENTS).
+
+    The listing is added here rather than stored: every paste changes it, and stored it
+    made each paste's prompt a new row of several KB (issue 17). A document deleted since
+    is not listed, and could not be read anyway. A reply that was not offered
+    ``read_document`` had no documents to list: no query.
+    """
+    if READ_DOCUMENT_TOOL not in message.tools_offered:
+        return message.system_prompt
+    listed = conversation_documents(message.conversation_id, until=message.created_at)
+    return join_sections(message.system_prompt, documents_section(listed))
 
 
 def _recent_history(message: Message) -> list[Message]:

@@ -23,13 +23,14 @@ def skill_areas(skill_names: Sequence[str]) -> set[str]:
     return areas & set(Area.values)
 
 
-def memory_section(profile: Profile, skill_names: Sequence[str]) -> str:
-    """The "About the user" section for a message handled by ``skill_names``."""
+def memory_section(profile: Profile, skill_names: Sequence[str], *, has_items: bool = True) -> str:
+    """The "About the user" section for a message handled by ``skill_names``
+    (``has_items`` False: the caller knows there are no knowledge items, no query)."""
     areas = skill_areas(skill_names)
-    rows = KnowledgeItem.objects.filter(owner_id=profile.user_id).order_by("-updated_at", "-id")[:_CANDIDATES]
-    items = [
-        MemoryItem(*row) for row in rows.values_list("id", "kind", "area", "content", "updated_at")
-    ]
+    items: list[MemoryItem] = []
+    if has_items:
+        rows = KnowledgeItem.objects.filter(owner_id=profile.user_id).order_by("-updated_at", "-id")[:_CANDIDATES]
+        items = [MemoryItem(*row) for row in rows.values_list("id", "kind", "area", "content", "updated_at")]
     return render_memory_section(
         items,
         areas=areas,

@@ -135,7 +135,13 @@ def lock_conversation(pk: int) -> Conversation:
     serialises these writers without blocking the foreign-key checks (FOR KEY SHARE)
     of rows inserted under the conversation.
     """
-    return Conversation.objects.select_for_update(no_key=True).get(pk=pk)
+    return conversations_to_lock().get(pk=pk)
+
+
+def conversations_to_lock() -> models.QuerySet[Conversation]:
+    """Conversations whose row a ``get`` locks (see ``lock_conversation``); for a lock
+    that reads more in the same statement (an ``annotate``)."""
+    return Conversation.objects.select_for_update(no_key=True)
 
 
 class Message(models.Model):

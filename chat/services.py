@@ -16,7 +16,7 @@ from typing import TYPE_CHECKING, Any
 
 from django.conf import settings
 from django.db import IntegrityError, transaction
-from django.db.models import prefetch_related_objects
+from django.db.models import Exists, OuterRef, prefetch_related_objects
 from django.utils import timezone, translation
 from django.utils.translation import gettext as _
 
@@ -30,12 +30,11 @@ from documents.services import (
     attach_documents,
     conversation_documents,
     document_tools,
-    documents_section,
-    infos_of,
     reference_blocks,
 )
 from lifeassistant.db import retry_once_on_conflict
-from lifeassistant.models import Profile
+from lifeassistant.models import KnowledgeItem, Profile
+from lifeassistant.text import join_sections
 from skills.catalog_prompt import skills_prompt
 from skills.services import Catalog, SkillPlan, current_catalog, plan_skills, route_if_unmatched
 
@@ -53,7 +52,7 @@ from .language import django_language, fallback_language
 from .limits import bounded
 from .memory import memory_section
 from .light_context_store import context_tools, prompt_section_for
-from .models import FINAL_STATUSES, lock_conversation, Conversation, IdempotencyRecord, Message, ToolCall
+from .models import FINAL_STATUSES, conversations_to_lock, lock_conversation, Conversation, IdempotencyRecord, Message, ToolCall
 from skills.preprocessor import PreprocessingResult
 from skills.preprocessor import execute as preprocess
 from .tasks import queue_reply
@@ -153,16 +152,25 @@ def store_turn(
     with transaction.atomic():
         # Locking the conversation serialises its messages, so the skill-inertia state
         # is read and written atomically (lock order: conversation, then actions).
-        locked = lock_conversation(conversation.pk)
+        # Asked with the lock, two reads most turns can skip: few conversations hold
+        # documents, and a new user has no knowledge items yet.
+        locked = (
+            conversations_to_lock()
+            .annotate(
+                has_documents=Exists(ChatDocument.objects.filter(conversation=OuterRef("pk"))),
+                knows_the_user=Exists(KnowledgeItem.objects.filter(owner_id=OuterRef("owner_id"))),
+            )
+            .get(pk=conversation.pk)
+        )
         if replacing is not None:
             supersede_turn(replacing)
             forget_title_of_edited_opening(locked)
         previous_skills = list(locked.active_skills or [])
-        listed = conversation_documents(locked)
+        listed = conversation_documents(locked) if locked.has_documents else []
         plan = detect_and_compose(
             understood, conversation=locked, profile=profile, catalog=catalog, routed=routed, listed=listed
         )
-        user_message, attached = persist_user_message(locked, content=content, understood=understood, listed=listed)
+        user_message = persist_user_message(locked, content=content, understood=understood, listed=listed)
         system_prompt = system_prompt_for(
             plan,
             understood,
@@ -170,7 +178,7 @@ def store_turn(
             profile=profile,
             catalog=catalog,
             previous_skills=previous_skills,
-            listed=[*listed, *infos_of(attached)],
+            knows_the_user=locked.knows_the_user,
         )
         assistant_message = persist_reply(locked, user_message, plan=plan, system_prompt=system_prompt, understood=understood)
         if understood.needs_model:
@@ -298,7 +306,7 @@ def detect_and_compose(
 
 def persist_user_message(
     conversation: Conversation, *, content: str, understood: Understood, listed: list[DocumentInfo]
-) -> tuple[Message, list[ChatDocument]]:
+) -> Message:
     """Step 6a: the user's message, verbatim, with its intent and its extracted documents."""
     intent = understood.intent
     user_message = Message.objects.create(
@@ -311,7 +319,7 @@ def persist_user_message(
     )
     attached = attach_documents(user_message, understood.analysis.items, listed=listed)
     remember_relations(user_message, documents=attached)
-    return user_message, attached
+    return user_message
 
 
 def system_prompt_for(
@@ -322,17 +330,22 @@ def system_prompt_for(
     profile: Profile,
     catalog: Catalog,
     previous_skills: list[str],
-    listed: list[DocumentInfo],
+    knows_the_user: bool = True,
 ) -> str:
     """Steps 4–5: the composed prompt, the skills catalog, what is known about the user
-    (profile and knowledge items, chat.memory), AVAILABLE_DOCUMENTS, and the light
-    context (cleared on closing words, shown when the message refers back)."""
+    (profile and knowledge items, chat.memory; ``knows_the_user`` False when there are
+    no items to read), and the light context (cleared on closing
+    words, shown when the message refers back).
+
+    The AVAILABLE_DOCUMENTS listing is not part of it: the worker adds it when the reply
+    runs (``chat.answering.model_system_prompt``). Every paste changes that listing, so
+    stored here it made each paste's prompt a new row of several KB.
+    """
     composition = plan.composition
     return join_sections(
         composition.system_prompt,
         skills_prompt(catalog.skills, profile.preferences, profile.disabled_skills),
-        memory_section(profile, composition.skill_names),
-        documents_section(listed),
+        memory_section(profile, composition.skill_names, has_items=knows_the_user),
         prompt_section_for(
             conversation,
             understood.intent,
@@ -413,11 +426,6 @@ def save_conversation_state(conversation: Conversation, plan: SkillPlan, *, unde
         fields += ["title", "title_source"]
     if fields:
         conversation.save(update_fields=[*fields, "updated_at"])
-
-
-def join_sections(*sections: str) -> str:
-    """System-prompt sections joined by blank lines, empty ones left out."""
-    return "\n\n".join(section for section in sections if section.strip())
 
 
 def dispatch_reply(assistant_message: Message) -> None:

@@ -10,6 +10,7 @@ import logging
 import secrets
 from collections.abc import Sequence
 from dataclasses import dataclass
+from datetime import datetime
 from typing import TYPE_CHECKING, Any
 
 from django.conf import settings
@@ -35,8 +36,6 @@ logger = logging.getLogger(__name__)
 
 READ_DOCUMENT_TOOL = "read_document"
 
-# ``conversation`` and ``message`` below are chat's rows, which ChatDocument's foreign keys
-# name by string ("chat.Conversation", "chat.Message"): the documents layer may not import them.
 MAX_REFERENCES = 20
 # Notices (rejected or unknown names) per message: 11,500 "@x/N" once made a 1 MB intent.
 MAX_REFERENCE_NOTICES = 20
@@ -209,26 +208,22 @@ def _documents_by_name(*, user: User, conversation: Any, names: Sequence[str]) -
     return found
 
 
-def conversation_documents(conversation: Any) -> list[DocumentInfo]:
-    """What the conversation's documents look like to the prompt, oldest first, in one query."""
+def conversation_documents(conversation: Any, *, until: datetime | None = None) -> list[DocumentInfo]:
+    """What the conversation's documents look like to the prompt, oldest first, in one
+    query; with ``until``, only those created by then."""
+    documents = ChatDocument.objects.filter(conversation=conversation)
+    if until is not None:
+        documents = documents.filter(created_at__lte=until)
     return [
         DocumentInfo(name=d.file_name, size_bytes=d.size_bytes, summary=d.summary, label=d.label)
-        for d in ChatDocument.objects.filter(conversation=conversation)
-        .order_by("created_at", "id")
-        .only("file_name", "size_bytes", "summary", "label")
+        for d in documents.order_by("created_at", "id").only("file_name", "size_bytes", "summary", "label")
     ]
-
-
-def infos_of(documents: Sequence[ChatDocument]) -> list[DocumentInfo]:
-    """``DocumentInfo`` of documents just created (in memory, no query)."""
-    return [DocumentInfo(name=d.file_name, size_bytes=d.size_bytes, summary=d.summary, label=d.label) for d in documents]
 
 
 def documents_section(listed: Sequence[DocumentInfo]) -> str:
     """The AVAILABLE_DOCUMENTS section for the system prompt ("" when there are none).
 
-    ``listed`` runs oldest first (``conversation_documents`` then the ones just
-    attached); the section lists the newest first, so the documents the user is most
+    ``listed`` runs oldest first (``conversation_documents``); the section lists the newest first, so the documents the user is most
     likely talking about are never among those cut by the listing's limit.
     """
     return render_available_documents(list(reversed(listed)))

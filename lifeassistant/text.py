@@ -1,4 +1,5 @@
-"""Text normalisation shared by every layer: matching, tools and the light context.
+"""Text helpers shared by every layer: normalisation for matching, tools and the light
+context, and the one way prompt sections are joined.
 
 One accent and case folding for the whole project, so "Gastei", "gastéi" and
 "GASTEI" compare equal wherever text is matched.
@@ -55,3 +56,8 @@ def normalize(text: str) -> str:
             folded = folded.replace(apostrophe, "'")
     # split() and join() beat a regex substitution by 3x on chat-sized text.
     return " ".join(folded.split())
+
+
+def join_sections(*sections: str) -> str:
+    """Prompt sections joined by blank lines, empty ones left out."""
+    return "\n\n".join(section for section in sections if section.strip())

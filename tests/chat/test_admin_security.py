@@ -105,3 +105,19 @@ def test_successful_sign_ins_do_not_spend_the_accounts_budget_and_a_lockout_says
     assert refused.status_code == 429
     assert int(refused["Retry-After"]) > 3000
     assert "Try again in 60 minutes." in refused.content.decode() or "Try again in 59 minutes." in refused.content.decode()
+
+
+def test_a_replys_admin_page_shows_the_prompt_with_the_documents_the_model_gets(client, django_user_model):
+    from chat.models import Conversation, Message
+    from documents.models import ChatDocument
+
+    staff = django_user_model.objects.create_superuser("root", "root@example.com", "pw-1234567")
+    conversation = Conversation.objects.create(owner=staff)
+    said = Message.objects.create(conversation=conversation, role="user", content="oi")
+    ChatDocument.objects.create(owner=staff, conversation=conversation, file_name="extrato.csv", content="a,b")
+    reply = Message.objects.create(
+        conversation=conversation, role="assistant", reply_to=said, system_prompt="Be kind.", tools_offered=["read_document"]
+    )
+    client.force_login(staff)
+    page = client.get(f"/admin/chat/message/{reply.pk}/change/").content.decode()
+    assert "Be kind." in page and "extrato.csv" in page

@@ -57,8 +57,9 @@ def test_a_40_kb_message_becomes_two_documents_and_a_short_intent(api, conversat
     assert documents[0].content.startswith("date,place,amount")
 
     reply = Message.objects.get(pk=body["assistant_message"]["id"])
-    assert "## AVAILABLE_DOCUMENTS" in reply.system_prompt
-    assert documents[0].file_name in reply.system_prompt
+    system = _model_messages(reply)[0]["content"]
+    assert "## AVAILABLE_DOCUMENTS" in system
+    assert documents[0].file_name in system
     assert "read_document" in reply.tools_offered
     assert stored.intent in [m["content"] for m in _model_messages(reply)]
 
@@ -231,8 +232,52 @@ def test_available_documents_lists_the_newest_first_and_cuts_the_oldest(api, use
     for n in range(25):
         ChatDocument.objects.create(owner=user, conversation=row, file_name=f"doc_{n:02d}.txt", content="x")
     send(api, conversation["id"], {"content": "oi"})
-    prompt = Message.objects.filter(role="assistant").latest("id").system_prompt
+    prompt = _model_messages(Message.objects.filter(role="assistant").latest("id"))[0]["content"]
     section = prompt[prompt.index("## AVAILABLE_DOCUMENTS"):]
     listed = [line.split(" ")[1] for line in section.splitlines() if line.startswith("- doc_")]
     assert listed == [f"doc_{n:02d}.txt" for n in range(24, 4, -1)]
     assert "…and 5 more documents not listed here." in section
+
+
+def test_a_paste_stores_no_new_prompt_and_the_model_still_sees_its_documents(
+    api, conversation, send, small_window, shipped_skills, django_assert_num_queries
+):
+    """The listing changes with every paste; stored in the prompt it made each paste's
+    prompt a new row of several KB (issue 17). It is added when the reply runs."""
+    from chat.models import Prompt
+
+    send(api, conversation["id"], {"content": "Gastei 50 reais no mercado"})
+    first = Message.objects.filter(role="assistant").latest("id")
+    assert "## AVAILABLE_DOCUMENTS" not in _model_messages(first)[0]["content"]
+    prompts = Prompt.objects.count()
+
+    body = send(api, conversation["id"], {"content": big_message()}).json()
+    send(api, conversation["id"], {"content": "Gastei 30 reais de uber"})
+    pasted, after = Message.objects.filter(role="assistant").order_by("-id")[:2][::-1]
+    assert pasted.pk == body["assistant_message"]["id"]
+    # The finance prompt of the first reply serves the paste and the reply after it.
+    assert Prompt.objects.count() == prompts
+    assert pasted.prompt_id == after.prompt_id == first.prompt_id
+    names = [d["file_name"] for d in body["user_message"]["documents"]]
+    for reply in (pasted, after):
+        system = _model_messages(reply)[0]["content"]
+        assert system.startswith(reply.system_prompt)
+        assert all(f"- {name} " in system for name in names)
+    # A reply that had no documents to offer reads none.
+    with django_assert_num_queries(0):
+        from chat.answering import model_system_prompt
+
+        assert model_system_prompt(first) == first.system_prompt
+
+
+def test_a_reply_lists_only_the_documents_its_conversation_held_when_it_was_created(api, user, conversation, send, shipped_skills):
+    from chat.answering import model_system_prompt
+    from chat.models import Conversation
+
+    row = Conversation.objects.get(pk=conversation["id"])
+    ChatDocument.objects.create(owner=user, conversation=row, file_name="antes.txt", content="x")
+    send(api, conversation["id"], {"content": "oi"})
+    reply = Message.objects.filter(role="assistant").latest("id")
+    ChatDocument.objects.create(owner=user, conversation=row, file_name="depois.txt", content="y")
+    system = model_system_prompt(reply)
+    assert "antes.txt" in system and "depois.txt" not in system

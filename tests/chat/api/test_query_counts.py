@@ -14,7 +14,10 @@ import pytest
 from chat.models import Conversation, Message, ToolCall
 from chat.tasks import generate_reply
 
-POST_MAX = 10  # 8 statements (one reads what is known about the user) + SAVEPOINT/RELEASE
+# 6 statements + SAVEPOINT/RELEASE: the conversation, its lock (which also asks whether it
+# holds documents and whether the user has knowledge items), two inserts, the update. Was 10
+# while the documents and the knowledge items were read whether there were any or not.
+POST_MAX = 8
 # Claim (2), history (2), the opening message (read from the history scan when the scan
 # reached the conversation's start), done, then the ended reply loaded once for the light
 # context and the final event (the message and its tool calls; its actions only when it made
@@ -51,6 +54,33 @@ def test_a_post_costs_the_same_few_queries_whatever_the_history(
         )
     assert response.status_code == 202
     assert response.json()["assistant_message"]["tool_calls"] == []
+
+
+def test_documents_and_knowledge_items_are_read_only_when_there_are_some(
+    api, user, conversation, django_assert_max_num_queries
+):
+    from django.db import connection
+    from django.test.utils import CaptureQueriesContext
+
+    from documents.models import ChatDocument
+    from lifeassistant.models import KnowledgeItem
+
+    url = f"/api/v1/conversations/{conversation['id']}/messages/"
+    _history(api, conversation, 10)
+    with CaptureQueriesContext(connection) as none_yet:
+        api.post(url, {"content": "Gastei 50 reais no mercado"}, format="json")
+    read = [q["sql"] for q in none_yet.captured_queries if q["sql"].startswith("SELECT")]
+    assert not any(q.startswith('SELECT "documents_chatdocument"') for q in read)
+    assert not any(q.startswith('SELECT "lifeassistant_knowledgeitem"') for q in read)
+
+    row = Conversation.objects.get(pk=conversation["id"])
+    ChatDocument.objects.create(owner=user, conversation=row, file_name="extrato.csv", content="a,b")
+    KnowledgeItem.objects.create(owner=user, kind="fact", area="finance", content="Recebe salário no dia 5")
+    with django_assert_max_num_queries(POST_MAX + 2):
+        api.post(url, {"content": "Gastei 50 reais no mercado"}, format="json")
+    reply = Message.objects.filter(role="assistant").latest("id")
+    assert "Recebe salário no dia 5" in reply.system_prompt
+    assert "read_document" in reply.tools_offered
 
 
 def test_a_pasted_document_adds_one_insert_and_the_202_needs_no_query_for_it(
