@@ -12,7 +12,7 @@ from django.conf import settings
 from django.db.models import Q
 from django.utils import timezone
 
-from documents.services import READ_DOCUMENT_TOOL, conversation_documents, documents_section
+from documents.services import READ_DOCUMENT_TOOL, documents_section
 from lifeassistant import llm, tokens
 from lifeassistant.text import join_sections
 from .light_context_store import remember_round
@@ -300,8 +300,7 @@ def model_system_prompt(message: Message) -> str:
     """
     if READ_DOCUMENT_TOOL not in message.tools_offered:
         return message.system_prompt
-    listed = conversation_documents(message.conversation_id, until=message.created_at)
-    return join_sections(message.system_prompt, documents_section(listed))
+    return join_sections(message.system_prompt, documents_section(message.conversation_id, until=message.created_at))
 
 
 def _recent_history(message: Message) -> list[Message]:

@@ -295,7 +295,7 @@ def render_pipeline(figures: dict[str, Any]) -> list[str]:
     )
     lines.append(
         f"  system prompt bytes stored per reply in that thread: {figures['prompt_bytes_per_paste_reply']:.0f} "
-        "(each reply lists the documents so far, so each prompt is new)"
+        "(the documents are listed when a reply runs, not stored: the pastes do not make new prompts)"
     )
     lines.append(
         f"  reading a page of 20 ended markdown replies: {figures['page_kept_ms']:.1f} ms with their HTML kept, "

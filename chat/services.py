@@ -22,13 +22,11 @@ from django.utils.translation import gettext as _
 
 from documents.analysis import Analysis
 from documents.language import BROWSER_SWITCH_CONFIDENCE, SWITCH_CONFIDENCE, detect_language
-from documents.listing import DocumentInfo
 from documents.models import ChatDocument
 from documents.services import (
     ReferencedDocuments,
     analyze_message,
     attach_documents,
-    conversation_documents,
     document_tools,
     reference_blocks,
 )
@@ -166,11 +164,11 @@ def store_turn(
             supersede_turn(replacing)
             forget_title_of_edited_opening(locked)
         previous_skills = list(locked.active_skills or [])
-        listed = conversation_documents(locked) if locked.has_documents else []
+        has_documents = locked.has_documents
         plan = detect_and_compose(
-            understood, conversation=locked, profile=profile, catalog=catalog, routed=routed, listed=listed
+            understood, conversation=locked, profile=profile, catalog=catalog, routed=routed, has_documents=has_documents
         )
-        user_message = persist_user_message(locked, content=content, understood=understood, listed=listed)
+        user_message = persist_user_message(locked, content=content, understood=understood)
         system_prompt = system_prompt_for(
             plan,
             understood,
@@ -281,7 +279,7 @@ def detect_and_compose(
     profile: Profile,
     catalog: Catalog,
     routed: str | None,
-    listed: list[DocumentInfo],
+    has_documents: bool,
 ) -> SkillPlan:
     """Steps 3–4: triggers → inertia on the locked conversation, then tools, prompt, tone
     and temperature composed from the active skills (skills.services.plan_skills), with
@@ -296,7 +294,10 @@ def detect_and_compose(
         explicit_args=commands.skill_args,
         explicit_raw_arguments=commands.skill_raw_arguments,
         extra_tools=(
-            *document_tools(listed, needed=bool(understood.analysis.items) or understood.referenced.needs_reader),
+            *document_tools(
+                has_documents=has_documents,
+                needed=bool(understood.analysis.items) or understood.referenced.needs_reader,
+            ),
             *context_tools(conversation, understood.intent),
         ),
         routed=routed,
@@ -305,7 +306,7 @@ def detect_and_compose(
 
 
 def persist_user_message(
-    conversation: Conversation, *, content: str, understood: Understood, listed: list[DocumentInfo]
+    conversation: Conversation, *, content: str, understood: Understood
 ) -> Message:
     """Step 6a: the user's message, verbatim, with its intent and its extracted documents."""
     intent = understood.intent
@@ -317,7 +318,7 @@ def persist_user_message(
         intent=intent if intent != content else "",
         language=understood.analysis.language or "",
     )
-    attached = attach_documents(user_message, understood.analysis.items, listed=listed)
+    attached = attach_documents(user_message, understood.analysis.items)
     remember_relations(user_message, documents=attached)
     return user_message
 

@@ -14,13 +14,13 @@ from datetime import datetime
 from typing import TYPE_CHECKING, Any
 
 from django.conf import settings
-from django.db.models import Case, IntegerField, QuerySet, Value, When
+from django.db.models import Case, Count, IntegerField, QuerySet, Value, When, Window
 
 from lifeassistant import llm, tokens
 
 from .analysis import Analysis, analyze
 from .extraction import ContextItem
-from .listing import DocumentInfo, file_name_for, human_size, render_available_documents, summarize
+from .listing import DEFAULT_LISTED_DOCUMENTS, DocumentInfo, file_name_for, human_size, render_available_documents, summarize
 from .models import ChatDocument
 from lifeassistant.references import UNKNOWN_DOCUMENT, FileReference
 
@@ -77,21 +77,23 @@ def _call_analyzer(system_prompt: str, raw: str) -> str:
     return response.choices[0].message.content or ""
 
 
-def attach_documents(
-    message: Any, items: Sequence[ContextItem], *, listed: Sequence[DocumentInfo]
-) -> list[ChatDocument]:
+def attach_documents(message: Any, items: Sequence[ContextItem]) -> list[ChatDocument]:
     """Create one ``user_context`` document per item, attached to ``message``.
 
-    Names are unique per conversation (``listed`` is what the conversation already
-    holds, from ``conversation_documents``): a later message that would reuse a name
-    gets an ``m<id>_`` prefix, and the ``[see …]`` marker in its intent follows the rename.
+    Names are unique per conversation: a later message that would reuse a name gets an
+    ``m<id>_`` prefix, and the ``[see …]`` marker in its intent follows the rename. Only
+    the names this message would use are looked up, whatever the conversation holds.
     """
     if not items:
         return []
-    taken = {info.name for info in listed}
+    names = [file_name_for(item.title, index, item.mime_type) for index, item in enumerate(items, start=1)]
+    taken = set(
+        ChatDocument.objects.filter(conversation=message.conversation, file_name__in=names).values_list(
+            "file_name", flat=True
+        )
+    )
     documents = []
-    for index, item in enumerate(items, start=1):
-        name = file_name_for(item.title, index, item.mime_type)
+    for name, item in zip(names, items):
         if name in taken:  # a later message of the conversation reuses the numbering
             renamed = f"m{message.pk}_{name}"
             message.intent = message.intent.replace(f"[see {name}]", f"[see {renamed}]")
@@ -208,27 +210,27 @@ def _documents_by_name(*, user: User, conversation: Any, names: Sequence[str]) -
     return found
 
 
-def conversation_documents(conversation: Any, *, until: datetime | None = None) -> list[DocumentInfo]:
-    """What the conversation's documents look like to the prompt, oldest first, in one
-    query; with ``until``, only those created by then."""
-    documents = ChatDocument.objects.filter(conversation=conversation)
-    if until is not None:
-        documents = documents.filter(created_at__lte=until)
-    return [
-        DocumentInfo(name=d.file_name, size_bytes=d.size_bytes, summary=d.summary, label=d.label)
-        for d in documents.order_by("created_at", "id").only("file_name", "size_bytes", "summary", "label")
-    ]
+def documents_section(conversation: Any, *, until: datetime) -> str:
+    """The AVAILABLE_DOCUMENTS section for the conversation's documents created by
+    ``until`` ("" when there are none), in one query whatever their number.
 
-
-def documents_section(listed: Sequence[DocumentInfo]) -> str:
-    """The AVAILABLE_DOCUMENTS section for the system prompt ("" when there are none).
-
-    ``listed`` runs oldest first (``conversation_documents``); the section lists the newest first, so the documents the user is most
-    likely talking about are never among those cut by the listing's limit.
+    Newest first, so the documents the user is most likely talking about are never among
+    those cut by the listing's limit; the rest are counted, not read.
     """
-    return render_available_documents(list(reversed(listed)))
+    newest = list(
+        ChatDocument.objects.filter(conversation=conversation, created_at__lte=until)
+        .annotate(total=Window(Count("id")))
+        .order_by("-created_at", "-id")
+        .only("file_name", "size_bytes", "summary", "label")[:DEFAULT_LISTED_DOCUMENTS]
+    )
+    if not newest:
+        return ""
+    return render_available_documents(
+        [DocumentInfo(name=d.file_name, size_bytes=d.size_bytes, summary=d.summary, label=d.label) for d in newest],
+        total=newest[0].total,
+    )
 
 
-def document_tools(listed: Sequence[DocumentInfo], *, needed: bool = False) -> tuple[str, ...]:
+def document_tools(*, has_documents: bool, needed: bool = False) -> tuple[str, ...]:
     """``read_document`` is offered only when the conversation has documents, or ``needed``."""
-    return (READ_DOCUMENT_TOOL,) if needed or listed else ()
+    return (READ_DOCUMENT_TOOL,) if needed or has_documents else ()

@@ -131,6 +131,15 @@ def test_documents_beyond_the_limit_are_counted_not_listed():
     assert section.splitlines()[-1] == "- …and 2 more documents not listed here."
 
 
+def test_documents_not_read_are_counted_from_the_total():
+    docs = [DocumentInfo(name=f"doc_{n}.txt", size_bytes=10, summary="x", label="") for n in range(3)]
+
+    section = render_available_documents(docs, limit=3, total=300)
+
+    assert "doc_2.txt" in section
+    assert section.splitlines()[-1] == "- …and 297 more documents not listed here."
+
+
 def test_a_single_hidden_document_is_counted_in_the_singular():
     docs = [DocumentInfo(name=f"doc_{n}.txt", size_bytes=10, summary="x", label="") for n in range(2)]
 

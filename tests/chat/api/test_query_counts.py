@@ -83,15 +83,28 @@ def test_documents_and_knowledge_items_are_read_only_when_there_are_some(
     assert "read_document" in reply.tools_offered
 
 
-def test_a_pasted_document_adds_one_insert_and_the_202_needs_no_query_for_it(
-    api, conversation, django_assert_max_num_queries, settings
+@pytest.mark.parametrize("documents", [0, 300])
+def test_a_pasted_document_adds_its_insert_and_a_lookup_of_its_name_whatever_the_conversation_holds(
+    api, user, conversation, django_assert_max_num_queries, settings, documents
 ):
+    from django.db import connection
+    from django.test.utils import CaptureQueriesContext
+
+    from documents.models import ChatDocument
+
     settings.LLM_MAX_INPUT_TOKENS = 16_000  # 40 KB crosses the 10% threshold
     _history(api, conversation, 10)
+    row = Conversation.objects.get(pk=conversation["id"])
+    ChatDocument.objects.bulk_create(
+        ChatDocument(owner=user, conversation=row, file_name=f"old_{n}.txt", content="x") for n in range(documents)
+    )
     rows = "\n".join(f"2024-09-{n % 28 + 1:02d},mercado {n},{n}.50" for n in range(1800))
     content = f"Analise meus gastos:\n\n```csv\ndate,place,amount\n{rows}\n```\n"
-    with django_assert_max_num_queries(POST_MAX + 1):
+    with CaptureQueriesContext(connection) as post, django_assert_max_num_queries(POST_MAX + 2):
         response = api.post(f"/api/v1/conversations/{conversation['id']}/messages/", {"content": content}, format="json")
+    # The conversation's documents are not read: only whether the new one's name is taken.
+    reads = [q["sql"] for q in post.captured_queries if q["sql"].startswith('SELECT "documents_chatdocument"')]
+    assert len(reads) == 1 and '"file_name" IN' in reads[0]
     body = response.json()
     assert [d["mime_type"] for d in body["user_message"]["documents"]] == ["text/csv"]
     assert body["user_message"]["content_truncated"] is True
