@@ -31,34 +31,42 @@ def handle_action(conversation: Conversation, payload: Any) -> dict[str, Any]:
     )
 
 
-def context_tools(conversation: Conversation, text: str) -> tuple[str, ...]:
-    """The context tool is offered only while the conversation has a context to use;
-    a closing message (``text``) clears it, so it gets no tool."""
+def context_for(conversation: Conversation, text: str) -> dict[str, Any] | None:
+    """The light context a new message (``text``) may use, read once per message, its
+    expiry extended; None when there is none, or for a closing message, which clears it."""
     if light_context.is_completion_signal(text):
-        return ()
-    found = light_context.retrieve_context(cache, _key(conversation), settings.CONTEXT_LIGHT_TTL_SECONDS)
-    return (CONTEXT_TOOL,) if found else ()
+        return None
+    return light_context.retrieve_context(cache, _key(conversation), settings.CONTEXT_LIGHT_TTL_SECONDS)
+
+
+def context_tools(context: dict[str, Any] | None) -> tuple[str, ...]:
+    """The context tool is offered only while the conversation has a context to use."""
+    return (CONTEXT_TOOL,) if context else ()
 
 
 def prompt_section_for(
-    conversation: Conversation, text: str, *, previous_skills: list[str], new_skills: list[str], reason: str
+    conversation: Conversation,
+    text: str,
+    *,
+    context: dict[str, Any] | None,
+    previous_skills: list[str],
+    new_skills: list[str],
+    reason: str,
 ) -> str:
-    """Update the context for a new user message and return what the prompt should show.
+    """Update the context for a new user message and return what the prompt should show
+    of ``context`` (``context_for`` the same message).
 
     A closing remark ("obrigado", "that's all") or a new, unrelated topic (triggers
     fired for skills sharing nothing with the previous ones) clears it; a message that
     refers back ("add that", "isso") gets it in the prompt.
     """
-    key = _key(conversation)
     unrelated = reason == "trigger" and bool(previous_skills) and not set(previous_skills) & set(new_skills)
     if light_context.is_completion_signal(text) or (unrelated and not light_context.refers_back(text)):
-        light_context.clear_context(cache, key)
+        light_context.clear_context(cache, _key(conversation))
         return ""
     if not light_context.refers_back(text):
         return ""
-    return light_context.render_for_prompt(
-        light_context.retrieve_context(cache, key, settings.CONTEXT_LIGHT_TTL_SECONDS)
-    )
+    return light_context.render_for_prompt(context)
 
 
 def remember_round(message: Message) -> None:

@@ -49,7 +49,7 @@ from skills.commands import CommandPlan, plan_commands
 from .language import django_language, fallback_language
 from .limits import bounded
 from .memory import memory_section
-from .light_context_store import context_tools, prompt_section_for
+from .light_context_store import context_for, context_tools, prompt_section_for
 from .models import FINAL_STATUSES, conversations_to_lock, lock_conversation, Conversation, IdempotencyRecord, Message, ToolCall
 from skills.preprocessor import PreprocessingResult
 from skills.preprocessor import execute as preprocess
@@ -164,9 +164,10 @@ def store_turn(
             supersede_turn(replacing)
             forget_title_of_edited_opening(locked)
         previous_skills = list(locked.active_skills or [])
-        has_documents = locked.has_documents
+        light = context_for(locked, understood.intent)
         plan = detect_and_compose(
-            understood, conversation=locked, profile=profile, catalog=catalog, routed=routed, has_documents=has_documents
+            understood, conversation=locked, profile=profile, catalog=catalog, routed=routed,
+            has_documents=locked.has_documents, light=light,
         )
         user_message = persist_user_message(locked, content=content, understood=understood)
         system_prompt = system_prompt_for(
@@ -177,6 +178,7 @@ def store_turn(
             catalog=catalog,
             previous_skills=previous_skills,
             knows_the_user=locked.knows_the_user,
+            light=light,
         )
         assistant_message = persist_reply(locked, user_message, plan=plan, system_prompt=system_prompt, understood=understood)
         if understood.needs_model:
@@ -280,10 +282,12 @@ def detect_and_compose(
     catalog: Catalog,
     routed: str | None,
     has_documents: bool,
+    light: dict[str, Any] | None,
 ) -> SkillPlan:
     """Steps 3–4: triggers → inertia on the locked conversation, then tools, prompt, tone
     and temperature composed from the active skills (skills.services.plan_skills), with
-    the catalog the message was understood with."""
+    the catalog the message was understood with; ``light`` is the message's light
+    context (``context_for``), whose tool is offered while there is one."""
     commands = understood.commands
     return plan_skills(
         catalog=catalog,
@@ -298,7 +302,7 @@ def detect_and_compose(
                 has_documents=has_documents,
                 needed=bool(understood.analysis.items) or understood.referenced.needs_reader,
             ),
-            *context_tools(conversation, understood.intent),
+            *context_tools(light),
         ),
         routed=routed,
         disabled=profile.disabled_skills,
@@ -331,12 +335,13 @@ def system_prompt_for(
     profile: Profile,
     catalog: Catalog,
     previous_skills: list[str],
-    knows_the_user: bool = True,
+    knows_the_user: bool,
+    light: dict[str, Any] | None,
 ) -> str:
     """Steps 4–5: the composed prompt, the skills catalog, what is known about the user
     (profile and knowledge items, chat.memory; ``knows_the_user`` False when there are
-    no items to read), and the light context (cleared on closing
-    words, shown when the message refers back).
+    no items to read), and the light context ``light`` (cleared on closing words, shown
+    when the message refers back).
 
     The AVAILABLE_DOCUMENTS listing is not part of it: the worker adds it when the reply
     runs (``chat.answering.model_system_prompt``). Every paste changes that listing, so
@@ -350,6 +355,7 @@ def system_prompt_for(
         prompt_section_for(
             conversation,
             understood.intent,
+            context=light,
             previous_skills=previous_skills,
             new_skills=list(composition.skill_names),
             reason=plan.reason,

@@ -39,3 +39,33 @@ def test_sim_registra_isso_after_an_expense_offer_records_that_expense(scripted_
     scripted_llm.reply_text("De nada!")
     send(api, conversation["id"], {"content": "obrigado"})
     assert "## Recent context" not in Message.objects.filter(role="assistant").latest("id").system_prompt
+
+
+def test_a_message_that_refers_back_reads_the_light_context_once(api, conversation, send, shipped_skills, monkeypatch):
+    """The tool offer and the prompt section share one read (two cache round trips, a get
+    and a touch, per read: four before)."""
+    import chat.light_context_store as store
+
+    api.post(
+        f"/api/v1/conversations/{conversation['id']}/context/",
+        {"action": "store", "last_intent": "create_expense", "last_task_id": "7", "pending_fields": [],
+         "last_user_message": "Gastei 50 reais"},
+        format="json",
+    )
+    reads = []
+    real = store.cache
+
+    class Counting:
+        def __getattr__(self, name: str) -> Any:
+            return getattr(real, name)
+
+        def get(self, key: str, *args: Any, **kwargs: Any) -> Any:
+            reads.append(key)
+            return real.get(key, *args, **kwargs)
+
+    monkeypatch.setattr(store, "cache", Counting())
+    send(api, conversation["id"], {"content": "muda isso para 60 reais"})
+    reply = Message.objects.filter(role="assistant").latest("id")
+    assert "conversation_context" in reply.tools_offered
+    assert '- last_task_id: "7"' in reply.system_prompt
+    assert len(reads) == 1

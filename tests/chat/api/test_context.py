@@ -107,7 +107,7 @@ def test_a_store_with_an_oversized_message_is_refused_by_name(api, conversation)
 
 
 def test_a_poisoned_stored_context_reads_as_none_and_stays_out_of_the_prompt(api, conversation):
-    from chat.light_context_store import prompt_section_for
+    from chat.light_context_store import context_for, prompt_section_for
     from lifeassistant.light_context import context_key
     from chat.models import Conversation
 
@@ -115,7 +115,10 @@ def test_a_poisoned_stored_context_reads_as_none_and_stays_out_of_the_prompt(api
     cache.set(context_key(conv.owner_id, conv.pk), {**CONTEXT, "last_user_message": "add \x00 that"}, 60)
 
     retrieved = post(api, conversation["id"], {"action": "retrieve"})
-    section = prompt_section_for(conv, "update it", previous_skills=["finance"], new_skills=["finance"], reason="inertia")
+    section = prompt_section_for(
+        conv, "update it", context=context_for(conv, "update it"), previous_skills=["finance"], new_skills=["finance"],
+        reason="inertia",
+    )
 
     assert retrieved.status_code == 200
     assert retrieved.json() == {"success": True, "context": None}
@@ -193,25 +196,29 @@ def test_after_a_closing_the_next_request_starts_a_fresh_context(api, conversati
 
 
 def test_an_unrelated_new_topic_clears_the_context(api, conversation):
-    from chat.light_context_store import prompt_section_for
+    from chat.light_context_store import context_for, prompt_section_for
     from chat.models import Conversation
 
     post(api, conversation["id"], STORE)
     conv = Conversation.objects.get(pk=conversation["id"])
     section = prompt_section_for(
-        conv, "Fiz musculação por uma hora", previous_skills=["finance"], new_skills=["health"], reason="trigger"
+        conv, "Fiz musculação por uma hora", context=context_for(conv, "Fiz musculação por uma hora"),
+        previous_skills=["finance"], new_skills=["health"], reason="trigger",
     )
     assert section == ""
     assert post(api, conversation["id"], {"action": "retrieve"}).json()["context"] is None
 
 
 def test_a_related_follow_up_keeps_the_context(api, conversation):
-    from chat.light_context_store import prompt_section_for
+    from chat.light_context_store import context_for, prompt_section_for
     from chat.models import Conversation
 
     post(api, conversation["id"], STORE)
     conv = Conversation.objects.get(pk=conversation["id"])
-    section = prompt_section_for(conv, "update it", previous_skills=["finance"], new_skills=["finance"], reason="inertia")
+    section = prompt_section_for(
+        conv, "update it", context=context_for(conv, "update it"), previous_skills=["finance"], new_skills=["finance"],
+        reason="inertia",
+    )
     assert 'last_task_id: "123"' in section
 
 
