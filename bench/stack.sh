@@ -2,7 +2,8 @@
 # Run the load benchmark against a real stack on this machine: an instant model, gunicorn
 # running what production runs (the ASGI app in 2 uvicorn workers, --preload), PostgreSQL,
 # Redis and a Celery worker (concurrency 2). Starts them, runs `python -m bench.load` with
-# the arguments given and `python -m bench.stored` (bytes per reply), then stops them.
+# the arguments given and `python -m bench.stored` (bytes per reply, in the database and in
+# this run), then stops them.
 #
 #   bash bench/stack.sh --clients 8 --clients 32 --seconds 20
 #
@@ -66,7 +67,8 @@ for _ in $(seq 1 100); do
   sleep 0.3
 done
 
+SINCE=$("$PY" -c 'from datetime import datetime, timezone; print(datetime.now(timezone.utc).isoformat())')
 "$PY" -m bench.load --url "http://127.0.0.1:$PORT" --username bench --password bench-pass-123 \
   --web-pid "$(cat "$RUN/gunicorn.pid")" --worker-pid "$(cat "$RUN/celery.pid")" "$@" || {
   echo "--- gunicorn log"; tail -20 "$RUN/gunicorn.log"; echo "--- celery log"; tail -20 "$RUN/celery.log"; exit 1; }
-"$PY" -m bench.stored --username bench
+"$PY" -m bench.stored --username bench --since "$SINCE"
