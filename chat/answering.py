@@ -12,6 +12,7 @@ from django.conf import settings
 from django.db.models import Q
 from django.utils import timezone
 
+from documents.listing import AVAILABLE_DOCUMENTS_HEADING
 from documents.services import READ_DOCUMENT_TOOL, documents_section
 from lifeassistant import llm, tokens
 from lifeassistant.text import join_sections
@@ -296,9 +297,13 @@ def model_system_prompt(message: Message) -> str:
     The listing is added here rather than stored: every paste changes it, and stored it
     made each paste's prompt a new row of several KB (issue 17). A document deleted since
     is not listed, and could not be read anyway. A reply that was not offered
-    ``read_document`` had no documents to list: no query.
+    ``read_document`` had no documents to list: no query. A prompt stored before the
+    listing moved here holds its own (a regenerated old reply reuses its prompt): it is
+    not listed twice. (User text in a stored prompt is JSON-quoted, so it cannot start a
+    line with the heading.)
     """
-    if READ_DOCUMENT_TOOL not in message.tools_offered:
+    legacy = f"\n\n{AVAILABLE_DOCUMENTS_HEADING}\n" in message.system_prompt
+    if READ_DOCUMENT_TOOL not in message.tools_offered or legacy:
         return message.system_prompt
     return join_sections(message.system_prompt, documents_section(message.conversation_id, until=message.created_at))
 

@@ -36,6 +36,10 @@ class Conversation(models.Model):
     # The language of its latest user message that had a detectable one: a short message
     # ("ok", "gastei 50") keeps it.
     language = models.CharField(max_length=8, blank=True)
+    # Set with the first documents a message attaches, under the conversation's lock, so
+    # the next message's lock reads it fresh (an EXISTS in that statement would not see
+    # documents committed while it waited). It offers replies ``read_document``.
+    has_documents = models.BooleanField(default=False)
 
     class Meta:
         # Most recently active first, as chat apps list them: a message (or a rename) moves

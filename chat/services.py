@@ -150,14 +150,12 @@ def store_turn(
     with transaction.atomic():
         # Locking the conversation serialises its messages, so the skill-inertia state
         # is read and written atomically (lock order: conversation, then actions).
-        # Asked with the lock, two reads most turns can skip: few conversations hold
-        # documents, and a new user has no knowledge items yet.
+        # Asked with the lock, a read most turns can skip: a new user has no knowledge items
+        # yet. (The EXISTS sees the items committed when the statement started; none is
+        # written under this lock, so one committed while it waited reaches the next message.)
         locked = (
             conversations_to_lock()
-            .annotate(
-                has_documents=Exists(ChatDocument.objects.filter(conversation=OuterRef("pk"))),
-                knows_the_user=Exists(KnowledgeItem.objects.filter(owner_id=OuterRef("owner_id"))),
-            )
+            .annotate(knows_the_user=Exists(KnowledgeItem.objects.filter(owner_id=OuterRef("owner_id"))))
             .get(pk=conversation.pk)
         )
         if replacing is not None:
@@ -169,7 +167,7 @@ def store_turn(
             understood, conversation=locked, profile=profile, catalog=catalog, routed=routed,
             has_documents=locked.has_documents, light=light,
         )
-        user_message = persist_user_message(locked, content=content, understood=understood)
+        user_message, attached = persist_user_message(locked, content=content, understood=understood)
         system_prompt = system_prompt_for(
             plan,
             understood,
@@ -185,7 +183,7 @@ def store_turn(
             # "sim" / "não" answers the actions the last reply proposed; the model sees the outcome.
             if apply_confirmation(conversation=locked, text=content, user=user, reply=assistant_message):
                 forget_relations(assistant_message)  # the outcomes are tool calls of the new reply
-        save_conversation_state(locked, plan, understood=understood, content=content)
+        save_conversation_state(locked, plan, understood=understood, content=content, attached=bool(attached))
         if understood.needs_model:
             dispatch_reply(assistant_message)
     return user_message, assistant_message
@@ -311,7 +309,7 @@ def detect_and_compose(
 
 def persist_user_message(
     conversation: Conversation, *, content: str, understood: Understood
-) -> Message:
+) -> tuple[Message, list[ChatDocument]]:
     """Step 6a: the user's message, verbatim, with its intent and its extracted documents."""
     intent = understood.intent
     user_message = Message.objects.create(
@@ -324,7 +322,7 @@ def persist_user_message(
     )
     attached = attach_documents(user_message, understood.analysis.items)
     remember_relations(user_message, documents=attached)
-    return user_message
+    return user_message, attached
 
 
 def system_prompt_for(
@@ -412,12 +410,18 @@ def forget_relations(message: Message) -> None:
     message.__dict__.pop("_prefetched_objects_cache", None)
 
 
-def save_conversation_state(conversation: Conversation, plan: SkillPlan, *, understood: Understood, content: str) -> None:
-    """The new inertia state, the language and a first title, saving only those fields.
+def save_conversation_state(
+    conversation: Conversation, plan: SkillPlan, *, understood: Understood, content: str, attached: bool
+) -> None:
+    """The new inertia state, the language, a first title and whether the conversation
+    holds documents (``attached``: this message attached some), saving only those fields.
 
     /help, shell output and unknown commands leave inertia alone.
     """
     fields: list[str] = []
+    if attached and not conversation.has_documents:
+        conversation.has_documents = True
+        fields.append("has_documents")
     if understood.needs_model or understood.commands.explicit_skill:
         fields += plan.apply_state(conversation)
     language = understood.analysis.language

@@ -139,3 +139,55 @@ def test_concurrent_preference_patches_keep_the_bound_on_flags(user):
     flags = Profile.for_user(user).preferences
     assert sorted(statuses) == [200] * 5 + [400]
     assert len(flags) == MAX_PREFERENCES
+
+
+def test_a_message_sent_while_a_paste_is_stored_is_offered_the_pasted_document(user, shipped_skills, settings, monkeypatch):
+    """The follow-up's lock waits for the paste's transaction; the conversation row it then
+    reads says the conversation holds documents. (Asked as an EXISTS in the locking
+    statement, it did not: that saw the documents as they were when the statement began.)"""
+    if connection.vendor != "postgresql":
+        pytest.skip("needs DATABASE_URL=postgres://...")
+    import chat.services as services
+    from chat.answering import model_system_prompt
+    from chat.services import submit_message
+    from documents.services import attach_documents
+    from tests.documents.test_message_documents import big_message
+
+    settings.LLM_MAX_INPUT_TOKENS = 16_000  # the paste crosses the 10% threshold
+    monkeypatch.setattr(services, "dispatch_reply", lambda message: None)
+    conversation = Conversation.objects.create(owner=user)
+    attached = threading.Event()
+
+    def attach_then_linger(message: Any, items: Any) -> Any:
+        documents = attach_documents(message, items)
+        if items:
+            attached.set()
+            time.sleep(1.0)  # the follow-up reaches the lock meanwhile
+        return documents
+
+    monkeypatch.setattr(services, "attach_documents", attach_then_linger)
+    out: dict[str, Any] = {}
+
+    def send(name: str, content: str, wait: bool) -> None:
+        try:
+            row = Conversation.objects.get(pk=conversation.pk)
+            if wait:
+                attached.wait(10)
+            out[name] = submit_message(user=user, conversation=row, content=content)
+        except Exception as exc:  # surfaced by the assertion below
+            out[f"{name} failed"] = exc
+        finally:
+            connections.close_all()
+
+    threads = [
+        threading.Thread(target=send, args=("paste", big_message(), False)),
+        threading.Thread(target=send, args=("follow-up", "Gastei 30 reais de uber", True)),
+    ]
+    for thread in threads:
+        thread.start()
+    for thread in threads:
+        thread.join(60)
+    assert set(out) == {"paste", "follow-up"}, out
+    follow_up = Message.objects.get(pk=out["follow-up"].assistant_message.pk)
+    assert "read_document" in follow_up.tools_offered
+    assert "## AVAILABLE_DOCUMENTS" in model_system_prompt(follow_up)

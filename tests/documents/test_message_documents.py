@@ -231,6 +231,7 @@ def test_available_documents_lists_the_newest_first_and_cuts_the_oldest(api, use
     row = Conversation.objects.get(pk=conversation["id"])
     for n in range(25):
         ChatDocument.objects.create(owner=user, conversation=row, file_name=f"doc_{n:02d}.txt", content="x")
+    Conversation.objects.filter(pk=row.pk).update(has_documents=True)  # as the pastes that attach them set it
     send(api, conversation["id"], {"content": "oi"})
     prompt = _model_messages(Message.objects.filter(role="assistant").latest("id"))[0]["content"]
     section = prompt[prompt.index("## AVAILABLE_DOCUMENTS"):]
@@ -276,8 +277,39 @@ def test_a_reply_lists_only_the_documents_its_conversation_held_when_it_was_crea
 
     row = Conversation.objects.get(pk=conversation["id"])
     ChatDocument.objects.create(owner=user, conversation=row, file_name="antes.txt", content="x")
+    Conversation.objects.filter(pk=row.pk).update(has_documents=True)  # as the paste that attached it set it
     send(api, conversation["id"], {"content": "oi"})
     reply = Message.objects.filter(role="assistant").latest("id")
     ChatDocument.objects.create(owner=user, conversation=row, file_name="depois.txt", content="y")
     system = model_system_prompt(reply)
     assert "antes.txt" in system and "depois.txt" not in system
+
+
+def test_a_second_paste_gets_names_of_its_own_and_its_intent_follows(api, conversation, send, small_window, shipped_skills):
+    """Names are unique per conversation: the second paste's would repeat the first's."""
+    from chat.models import Conversation
+
+    first = send(api, conversation["id"], {"content": big_message()}).json()["user_message"]
+    second = send(api, conversation["id"], {"content": big_message()}).json()["user_message"]
+    first_names = [d["file_name"] for d in first["documents"]]
+    second_names = [d["file_name"] for d in second["documents"]]
+    assert second_names == [f"m{second['id']}_{name}" for name in first_names]
+    intent = Message.objects.get(pk=second["id"]).intent
+    assert all(f"[see {name}]" in intent for name in second_names)
+    assert Conversation.objects.get(pk=conversation["id"]).has_documents is True
+
+
+def test_a_reply_whose_stored_prompt_lists_documents_does_not_list_them_twice(user, conversation):
+    """Prompts stored before the listing moved to the worker hold their own; regenerating
+    such a reply reuses its prompt."""
+    from chat.answering import model_system_prompt
+    from chat.models import Conversation
+
+    row = Conversation.objects.get(pk=conversation["id"])
+    ChatDocument.objects.create(owner=user, conversation=row, file_name="extrato.csv", content="a,b")
+    said = Message.objects.create(conversation=row, role="user", content="oi")
+    legacy = "Be kind.\n\n## AVAILABLE_DOCUMENTS\nDocuments attached to this conversation.\n- extrato.csv (3 B)"
+    reply = Message.objects.create(
+        conversation=row, role="assistant", reply_to=said, system_prompt=legacy, tools_offered=["read_document"]
+    )
+    assert model_system_prompt(reply).count("## AVAILABLE_DOCUMENTS") == 1

@@ -81,3 +81,22 @@ def test_replies_that_failed_before_error_codes_get_the_code_their_text_tells() 
 
     assert {pk: Current.objects.get(pk=pk).error_code for pk in rows} == rows
     assert Current.objects.get(pk=done).error_code == ""
+
+
+@pytest.mark.django_db(transaction=True)
+def test_conversations_that_hold_documents_are_marked_so() -> None:
+    _models_at("0011_conversations_by_activity")
+    then = [("chat", "0011_conversations_by_activity"), ("documents", "0002_no_duplicate_conversation_index")]
+    apps = MigrationExecutor(connection).loader.project_state(then).apps
+    User, Conversation = apps.get_model("auth", "User"), apps.get_model("chat", "Conversation")
+    ChatDocument = apps.get_model("documents", "ChatDocument")
+    owner = User.objects.create(username="old")
+    with_documents, without = Conversation.objects.create(owner=owner), Conversation.objects.create(owner=owner)
+    ChatDocument.objects.create(owner=owner, conversation=with_documents, file_name="a.csv", content="a,b")
+
+    call_command("migrate", verbosity=0)
+
+    from chat.models import Conversation as Current
+
+    assert Current.objects.get(pk=with_documents.pk).has_documents is True
+    assert Current.objects.get(pk=without.pk).has_documents is False
