@@ -11,7 +11,7 @@ from skills.forms import UsagePeriodForm
 from skills.usage import REASON_HELP, LedgerRow, UsageSummary, period_bounds, summarize
 
 from .answering import model_system_prompt
-from .models import INERTIA_FIELDS, Conversation, IdempotencyRecord, Message, PendingAction, Prompt, ToolCall
+from .models import SERVICE_FIELDS, Conversation, IdempotencyRecord, Message, PendingAction, Prompt, ToolCall
 from .tool_stats import recent_events, tally
 
 
@@ -27,8 +27,8 @@ class MessageInline(admin.TabularInline):
 class ConversationAdmin(admin.ModelAdmin):
     list_display = ["id", "title", "owner", "active_skills", "messages_since_detection", "created_at"]
     search_fields = ["title", "owner__username"]
-    # The inertia state belongs to the message service (a save here never writes it).
-    readonly_fields = sorted(INERTIA_FIELDS)
+    # The inertia state and has_documents belong to the message service (a save here never writes them).
+    readonly_fields = sorted(SERVICE_FIELDS)
     list_select_related = ["owner"]
     raw_id_fields = ["owner"]
     inlines = [MessageInline]

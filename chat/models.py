@@ -51,24 +51,25 @@ class Conversation(models.Model):
         return self.title or f"Conversation {self.pk}"
 
     def save(self, *args: Any, **kwargs: Any) -> None:
-        """Save; on an existing row, only the fields named, never the inertia state by default.
+        """Save; on an existing row, only the fields named, never by default the fields
+        the message service owns (``SERVICE_FIELDS``).
 
-        The inertia state is written under the conversation's lock by the message service,
-        naming its fields (``update_fields``). Any other save of an existing row — a
-        rename, the admin — writes the other fields only, so it cannot put back the stale
-        skills it read before a message changed them.
+        The inertia state and ``has_documents`` are written under the conversation's lock by
+        the message service, naming its fields (``update_fields``). Any other save of an
+        existing row — a rename, the admin — writes the other fields only, so it cannot put
+        back the stale skills (or the "no documents") it read before a message changed them.
         """
         if not self._state.adding and kwargs.get("update_fields") is None:
             kwargs["update_fields"] = [
                 field.name
                 for field in self._meta.concrete_fields
-                if not field.primary_key and field.name not in INERTIA_FIELDS
+                if not field.primary_key and field.name not in SERVICE_FIELDS
             ]
         super().save(*args, **kwargs)
 
 
 # Written only by the message service, under the conversation's lock (chat/services.py).
-INERTIA_FIELDS = frozenset({"active_skills", "skills_detected_at", "messages_since_detection"})
+SERVICE_FIELDS = frozenset({"active_skills", "skills_detected_at", "messages_since_detection", "has_documents"})
 
 
 class Prompt(models.Model):

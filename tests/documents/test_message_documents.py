@@ -313,3 +313,18 @@ def test_a_reply_whose_stored_prompt_lists_documents_does_not_list_them_twice(us
         conversation=row, role="assistant", reply_to=said, system_prompt=legacy, tools_offered=["read_document"]
     )
     assert model_system_prompt(reply).count("## AVAILABLE_DOCUMENTS") == 1
+
+
+def test_a_rename_saved_from_a_row_read_before_a_paste_keeps_the_documents_flag(
+    api, conversation, send, small_window, shipped_skills
+):
+    """has_documents belongs to the message service, like the inertia state: another save
+    (a rename, the admin) never writes it back from a stale read."""
+    from chat.models import Conversation
+
+    stale = Conversation.objects.get(pk=conversation["id"])
+    send(api, conversation["id"], {"content": big_message()})
+    stale.title = "Gastos do ano"
+    stale.save()
+    fresh = Conversation.objects.get(pk=conversation["id"])
+    assert fresh.title == "Gastos do ano" and fresh.has_documents is True
