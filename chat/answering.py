@@ -4,27 +4,27 @@ from __future__ import annotations
 
 import json
 import logging
-from datetime import timedelta
-from decimal import Decimal
+import time
+from collections.abc import Callable
 from typing import Any
 
 from django.conf import settings
-from django.db.models import Q
-from django.utils import timezone
+from django.db import connection
 
 from documents.listing import AVAILABLE_DOCUMENTS_HEADING
 from documents.services import READ_DOCUMENT_TOOL, documents_section
 from lifeassistant import llm, tokens
+from lifeassistant.event_log import event_log
 from lifeassistant.text import join_sections
 from .light_context_store import remember_round
 from .limits import bounded
-from .actions import is_proposal, propose, replayed_proposal, withdraw_for_failed_reply, withdraw_for_stopped_reply
+from .actions import is_proposal, propose, replayed_proposal
 from .models import Conversation, Message, PendingAction, ToolCall
 from .titles import model_title, title_prompt
 from .confirmation import answer_before, confirmation_intent
-from .failures import Failure
 from .history import fit_history, group_turns
-from .reply_progress import clear_events, ended_reply, new_progress, publish_ended, publish_final, publish_status
+from .reply_progress import ReplyProgress, clear_events, ended_reply, publish_end, publish_status
+from . import replies
 from .tool_loop import LoopResult, ToolResult, run_tool_loop
 from lifeassistant.tools import REGISTRY, ToolContext
 from lifeassistant.tools.registry import ToolOutcome, parse_arguments
@@ -37,70 +37,16 @@ TITLE_TIMEOUT_SECONDS = 5.0
 TITLE_MAX_TOKENS = 24
 
 
-def claim(message_id: int, *, redelivered: bool = False) -> Message | None:
-    """Move a pending reply to running; None when another delivery already has it, or
-    when the reply is gone (its conversation was deleted).
-
-    A reply stuck in ``running`` longer than the task's hard time limit belongs to a
-    worker that died, so it can be claimed again; so can a running reply whose task the
-    broker redelivered (its worker process was killed: the task is rejected back to the
-    queue at once). The new run starts the text over and reuses the stored tool results.
-    """
-    stale = timezone.now() - timedelta(seconds=settings.CELERY_TASK_TIME_LIMIT)
-    orphaned = Q(status=Message.Status.RUNNING) if redelivered else Q(status=Message.Status.RUNNING, started_at__lt=stale)
-    claimed = Message.objects.filter(
-        Q(status=Message.Status.PENDING) | orphaned,
-        pk=message_id,
-        role=Message.Role.ASSISTANT,
-    ).update(status=Message.Status.RUNNING, started_at=timezone.now(), content="")
-    if not claimed:
-        return None
-    # None too when the conversation was deleted in the moment since the claim.
-    return Message.objects.select_related("conversation__owner", "reply_to", "prompt").filter(pk=message_id).first()
-
-
-def fail(message: Message, code: Failure, detail: str) -> None:
-    """Mark the reply failed: ``code`` for the user (the API shows its sentence), ``detail``
-    for the logs and the admin. The user's message stays; a reply the user stopped
-    meanwhile stays stopped.
-    """
-    logger.warning("reply %s failed (%s): %s", message.pk, code.value, detail)
-    Message.objects.filter(pk=message.pk, status__in=[Message.Status.PENDING, Message.Status.RUNNING]).update(
-        status=Message.Status.FAILED, error_code=code, error=detail[:2000], finished_at=timezone.now()
-    )
-    withdraw_for_failed_reply(message)
-    publish_final(message.pk)
-
-
-# A run cannot last past the task's hard time limit; a redelivered task (its worker died)
-# claims the reply again within the broker's visibility timeout (the limit + 60 s). Past
-# this, nobody will finish the reply: the web process running it on the embedded defaults
-# died with it, or the task was lost.
-ABANDONED_GRACE_SECONDS = 120
-
-
-def fail_if_abandoned(message_id: int) -> bool:
-    """Fail a reply still pending or running long after any run of it would have ended,
-    so its reader gets the end and a Retry instead of "thinking" forever. True if it did."""
-    cutoff = timezone.now() - timedelta(seconds=settings.CELERY_TASK_TIME_LIMIT + ABANDONED_GRACE_SECONDS)
-    abandoned = (
-        Message.objects.filter(pk=message_id, role=Message.Role.ASSISTANT)
-        .filter(Q(status=Message.Status.RUNNING, started_at__lt=cutoff) | Q(status=Message.Status.PENDING, created_at__lt=cutoff))
-        .first()
-    )
-    if abandoned is None:
-        return False
-    code = Failure.TIMEOUT if abandoned.status == Message.Status.RUNNING else Failure.NOT_QUEUED
-    fail(abandoned, code, f"abandoned: still {abandoned.status} after {settings.CELERY_TASK_TIME_LIMIT + ABANDONED_GRACE_SECONDS} s")
-    return True
-
-
-def answer(message: Message, *, restarted: bool = False) -> None:
+def answer(message: Message, *, restarted: bool = False, deadline: float | None = None) -> None:
     """Stream the tool loop for a claimed reply, then store the answer and its usage.
 
     Progress (text, tool events) goes to the reply's event log as it happens; a reply
-    the user stopped keeps its text so far and the usage spent (``chat.reply_progress``).
+    the user stopped keeps the text its readers were sent and the usage spent
+    (``chat.reply_progress``). ``deadline`` (``time.monotonic``) bounds the run: the
+    stream is cut there and the reply fails with ``timeout``. No database connection is
+    held while the model answers: it goes back to the pool before each model call.
     """
+    deadline = deadline if deadline is not None else time.monotonic() + settings.REPLY_TIME_LIMIT_SECONDS
     conversation = message.conversation
     context = ToolContext(user=conversation.owner, conversation=conversation, message=message)
     catalog = REGISTRY.catalog()
@@ -113,8 +59,9 @@ def answer(message: Message, *, restarted: bool = False) -> None:
     publish_status(message.pk, Message.Status.RUNNING, **({"restarted": True} if restarted else {}))
 
     def complete(messages: list[dict[str, Any]], tools_enabled: bool) -> llm.CompletionStream:
+        release_connection()  # the model takes seconds: nothing of the database waits with it
         return llm.stream_completion(
-            messages, tools=tools if tools_enabled else None, temperature=message.temperature, note=note
+            messages, tools=tools if tools_enabled else None, temperature=message.temperature, note=note, deadline=deadline
         )
 
     def execute(iteration: int, call_id: str, name: str, arguments: str) -> ToolResult:
@@ -128,45 +75,61 @@ def answer(message: Message, *, restarted: bool = False) -> None:
             cost_of=llm.response_cost,
             offered=[tool["function"]["name"] for tool in tools],
             max_iterations=settings.TOOL_LOOP_MAX_ITERATIONS,
-            time_budget_seconds=settings.TOOL_LOOP_TIME_BUDGET_SECONDS,
+            time_budget_seconds=min(settings.TOOL_LOOP_TIME_BUDGET_SECONDS, max(0.0, deadline - time.monotonic())),
             progress=progress,
         )
     except BaseException:
-        progress.flush()  # the text so far stays with the reply that failed
+        progress.flush()
+        replies.save_text(message.pk, progress.content)  # the text so far stays with the reply that failed
         raise
-    if result.cancelled:
-        result.content = progress.content  # the text saved before the stop, as its readers saw it
-    else:
-        progress.flush(save=False)  # store_answer saves the whole text next, with the status
-    finished = store_answer(message, result)
-    if finished:
-        # Before the reply is loaded for the final event: the title call can take seconds,
-        # in which a polling client may already accept the reply's proposals.
-        name_conversation(message, result.content)
-    ended = ended_reply(message.pk)  # loaded once for the light context and the final event
-    if finished and ended is not None:
-        remember_round(ended)
-    publish_ended(ended)
-
-
-def store_answer(message: Message, result: LoopResult) -> bool:
-    """The answer and its usage: done (True), or kept as the text so far of a stopped reply."""
-    fields: dict[str, Any] = {
-        "content": bounded(result.content, settings.REPLY_MAX_CHARS),
-        "model": result.model or settings.LLM_MODEL,
-        "prompt_tokens": result.prompt_tokens,
-        "completion_tokens": result.completion_tokens,
-        "cost": None if result.cost is None else Decimal(str(round(result.cost, 6))),
-    }
-    finished = not result.cancelled and Message.objects.filter(pk=message.pk, status=Message.Status.RUNNING).update(
-        status=Message.Status.DONE, finished_at=timezone.now(), **fields
+    progress.flush()  # the last batch; refused when the user stopped the reply meanwhile
+    stopped = result.cancelled or progress.cancelled()
+    finished = replies.finish(
+        message,
+        content=progress.content if stopped else result.content,  # a stopped reply: what its readers saw
+        model=result.model,
+        prompt_tokens=result.prompt_tokens,
+        completion_tokens=result.completion_tokens,
+        cost=result.cost,
+        stopped=stopped,
     )
     if finished:
-        return True
-    # Stopped by the user (perhaps while the last words arrived): keep what was said.
-    Message.objects.filter(pk=message.pk, status=Message.Status.CANCELLED).update(**fields)
-    withdraw_for_stopped_reply(message)
-    return False
+        # Before the final event: the title call can take seconds, in which a polling
+        # client may already accept the reply's proposals.
+        name_conversation(message, result.content)
+        ended = ended_reply(message.pk)
+        if ended is not None:
+            remember_round(ended)
+    publish_end(message.pk, Message.Status.DONE if finished else Message.Status.CANCELLED)
+
+
+def new_progress(
+    message_id: int, *, kind: type[ReplyProgress] = ReplyProgress, batch_seconds: float | None = None
+) -> ReplyProgress:
+    """The reply's progress: its event log, and checkpoints that keep no connection."""
+    return kind(
+        message_id,
+        event_log(),
+        batch_seconds=settings.EVENTS_BATCH_SECONDS if batch_seconds is None else batch_seconds,
+        checkpoint_seconds=settings.REPLY_CHECKPOINT_SECONDS,
+        save=lambda text: released(replies.save_text, message_id, text),
+        still_running=lambda: released(replies.is_running, message_id),
+    )
+
+
+def release_connection() -> None:
+    """Hand this thread's database connection back to the pool (one inside an atomic block
+    belongs to an enclosing transaction, a test's: it stays)."""
+    if not connection.in_atomic_block:
+        connection.close()
+
+
+def released(query: Callable[..., Any], *args: Any) -> Any:
+    """Run a short query while the model streams, without keeping the connection."""
+    try:
+        return query(*args)
+    finally:
+        release_connection()
 
 
 def name_conversation(message: Message, reply: str) -> None:

@@ -10,16 +10,18 @@ from __future__ import annotations
 from django.db import models
 from django.utils.translation import gettext_lazy as _
 
+from lifeassistant.failures import FailureCode
+
 
 class Failure(models.TextChoices):
-    """The label is what a user reads."""
+    """``lifeassistant.failures.FailureCode`` with a label: what a user reads."""
 
-    TIMEOUT = "timeout", _("The assistant did not answer in time. Please retry.")
-    MODEL_UNAVAILABLE = "model_unavailable", _("The assistant is unavailable right now. Please retry in a moment.")
-    MODEL_INTERRUPTED = "model_interrupted", _("The assistant stopped in the middle of its answer. Please retry.")
-    MODEL_REFUSED = "model_refused", _("The assistant could not answer this request. Please retry.")
-    NOT_QUEUED = "not_queued", _("The assistant could not be reached. Please retry.")
-    INTERNAL = "internal", _("An internal error stopped the assistant. Please retry.")
+    TIMEOUT = FailureCode.TIMEOUT.value, _("The assistant did not answer in time. Please retry.")
+    MODEL_UNAVAILABLE = FailureCode.MODEL_UNAVAILABLE.value, _("The assistant is unavailable right now. Please retry in a moment.")
+    MODEL_INTERRUPTED = FailureCode.MODEL_INTERRUPTED.value, _("The assistant stopped in the middle of its answer. Please retry.")
+    MODEL_REFUSED = FailureCode.MODEL_REFUSED.value, _("The assistant could not answer this request. Please retry.")
+    NOT_QUEUED = FailureCode.NOT_QUEUED.value, _("The assistant could not be reached. Please retry.")
+    INTERNAL = FailureCode.INTERNAL.value, _("An internal error stopped the assistant. Please retry.")
 
 
 def failure_text(code: str) -> str:

@@ -197,6 +197,8 @@ class Message(models.Model):
     created_at = models.DateTimeField(auto_now_add=True)
     started_at = models.DateTimeField(null=True, blank=True)
     finished_at = models.DateTimeField(null=True, blank=True)
+    # The process running the reply (chat/replies.py): while it is alive, nobody else may.
+    runner = models.CharField(max_length=100, blank=True, default="", editable=False)
     superseded_at = models.DateTimeField(
         null=True, blank=True,
         help_text="When a regenerated reply or an edited message replaced it: kept, but out of the thread and the model's history.",

@@ -1,10 +1,18 @@
-"""A running reply's progress: the text so far in the database, its events in the log.
+"""A running reply as its readers see it: the reply's event log.
 
-The worker's tool loop reports here (``chat.tool_loop.Progress``). Text is batched
-(``EVENTS_BATCH_SECONDS``): each batch is one conditional UPDATE of the reply's content,
-which is also how the worker learns that the user stopped the reply (the row is no
-longer ``running``), then one ``delta`` event. The event log is best effort: when it is
-unavailable the reply still finishes and is saved; clients fall back to polling.
+The text so far lives in the log (a Redis Stream, or in-process on the embedded defaults):
+text is published in batches (``EVENTS_BATCH_SECONDS``), and the message row is written
+only when the reply starts, at each tool round, at most every ``REPLY_CHECKPOINT_SECONDS``
+(so a crash loses little) and at its end: O(1) writes per reply, whatever its length.
+
+The user's stop is a marker in the log (``EventLog.stop``): the batch appended after it is
+refused, which is how the worker learns of it without asking the database, and the text
+before the marker is what the stop answered. When the log is unavailable the reply still
+finishes and is saved (the database then tells of a stop, asked once a second), and
+clients fall back to polling.
+
+The final event carries only the reply's status: the SSE view adds the message as the API
+shows it, in its reader's language (``chat.api.streaming``), so the worker needs no serializer.
 """
 
 from __future__ import annotations
@@ -14,31 +22,49 @@ import time
 from collections.abc import Callable
 from typing import Any
 
-from django.conf import settings
 from django.db.models import Prefetch, prefetch_related_objects
 
 from documents.models import ChatDocument
 from lifeassistant.event_log import EventLog, EventLogUnavailable, event_log
 
-from .api.serializers import MessageSerializer
-from .models import Message, PendingAction
+from .models import FINAL_STATUSES, Message, PendingAction
 
 logger = logging.getLogger(__name__)
 
+# With the log lost, the worker asks the database whether the reply was stopped this often.
+STOP_CHECK_SECONDS = 1.0
+
 
 class ReplyProgress:
-    """``Progress`` for one reply: batched deltas, tool events, and the stop check."""
+    """``chat.tool_loop.Progress`` for one reply: batched deltas, tool events, the stop.
+
+    ``save(text)`` checkpoints the text in the row and answers False when the reply no
+    longer runs; ``still_running()`` asks the database (used only when the log is lost).
+    """
 
     def __init__(
-        self, message_id: int, log: EventLog, *, batch_seconds: float, clock: Callable[[], float] = time.monotonic
+        self,
+        message_id: int,
+        log: EventLog,
+        *,
+        batch_seconds: float,
+        checkpoint_seconds: float,
+        save: Callable[[str], bool],
+        still_running: Callable[[], bool],
+        clock: Callable[[], float] = time.monotonic,
     ) -> None:
         self.message_id = message_id
         self.log = log
         self.batch_seconds = batch_seconds
+        self.checkpoint_seconds = checkpoint_seconds
+        self.save = save
+        self.still_running = still_running
         self.clock = clock
-        self.content = ""
+        self.content = ""  # what readers were sent: the text the stop answers with
         self._pending: list[str] = []
         self._flushed_at = clock()
+        self._saved_at = clock()
+        self._checked_at = clock()
         self._stopped = False
         self._log_broken = False
 
@@ -59,50 +85,52 @@ class ReplyProgress:
         return self._stopped
 
     def checkpoint(self) -> bool:
-        """Before a tool call: save the text so far and ask the database whether to stop."""
-        self.flush(force_check=True)
+        """Before a tool call: publish and save the text so far; whether to stop."""
+        self.flush()
+        if not self._stopped:
+            self._save()
         return self._stopped
 
     # -- batching ------------------------------------------------------------------
 
-    def flush(self, *, force_check: bool = False, save: bool = True) -> None:
-        """Save the pending text (and learn whether the reply was stopped), then publish it.
-
-        ``save=False`` only publishes: for the last batch, when the caller saves the
-        whole text itself at once (one UPDATE, not two).
-        """
+    def flush(self) -> None:
+        """Publish the pending text; a log that refuses it was stopped."""
         delta = "".join(self._pending)
         self._pending.clear()
-        self._flushed_at = self.clock()
-        if not delta and not force_check:
+        now = self._flushed_at = self.clock()
+        if self._stopped:
             return
-        if save or force_check:
-            still_running = Message.objects.filter(pk=self.message_id, status=Message.Status.RUNNING).update(
-                content=self.content + delta
-            )
-            if not still_running:
-                # Stopped meanwhile: the reply keeps the text it had when the user stopped
-                # it (what the stop's answer showed); this batch is neither saved nor sent.
+        if self._log_broken and now - self._checked_at >= STOP_CHECK_SECONDS:
+            self._checked_at = now
+            if not self.still_running():
                 self._stopped = True
                 return
-        self.content += delta
         if delta:
-            self.publish("delta", {"text": delta})
+            if self.publish("delta", {"text": delta}) is False:
+                self._stopped = True  # the stop's marker came first: this batch is not the reply's
+                return
+            self.content += delta
+        if now - self._saved_at >= self.checkpoint_seconds:
+            self._save()
 
-    def publish(self, type: str, data: dict[str, Any]) -> None:
+    def _save(self) -> None:
+        self._saved_at = self._checked_at = self.clock()
+        if not self.save(self.content):
+            self._stopped = True
+
+    def publish(self, type: str, data: dict[str, Any]) -> bool | None:
+        """Append an event: True; False when the log refused it (stopped or ended); None
+        when the log is unavailable (the reply goes on without it)."""
         if self._log_broken:
-            return
+            return None
         try:
-            self.log.append(self.message_id, type, data)
+            return self.log.append(self.message_id, type, data) is not None
         except EventLogUnavailable:
             # One warning, then the reply goes on without its log; SSE clients get an
             # error event and poll the message instead.
             logger.warning("event log unavailable; reply %s goes on without streaming", self.message_id, exc_info=True)
             self._log_broken = True
-
-
-def new_progress(message_id: int) -> ReplyProgress:
-    return ReplyProgress(message_id, event_log(), batch_seconds=settings.EVENTS_BATCH_SECONDS)
+            return None
 
 
 def clear_events(message_id: int) -> None:
@@ -111,6 +139,27 @@ def clear_events(message_id: int) -> None:
         event_log().clear(message_id)
     except EventLogUnavailable:
         logger.warning("event log unavailable; the old events of reply %s stay until they expire", message_id)
+
+
+def stop_events(message_id: int) -> str | None:
+    """Mark the reply's log stopped; the text its readers were sent, or None when the log
+    had ended or is unavailable (then the row's last checkpoint is the text)."""
+    try:
+        return event_log().stop(message_id)
+    except EventLogUnavailable:
+        logger.warning("event log unavailable; reply %s is stopped through the database", message_id)
+        return None
+
+
+def live_text(message_id: int) -> str | None:
+    """A running reply's text so far, from its log; None when the log cannot tell."""
+    try:
+        log = event_log()
+        if not log.exists(message_id):
+            return None
+        return log.text(message_id)
+    except EventLogUnavailable:
+        return None
 
 
 def publish_deleted(message_ids: list[int]) -> None:
@@ -132,6 +181,25 @@ def publish_status(message_id: int, status: str, **extra: Any) -> None:
         logger.warning("event log unavailable; status of reply %s not published", message_id)
 
 
+def publish_end(message_id: int, status: str) -> None:
+    """The reply's final event (best effort). Safe to call from every place a reply can
+    end (worker, cancel, a redelivered task, the SSE view finding a log without its end):
+    the log keeps only the first final event."""
+    try:
+        event_log().append(message_id, status, {"status": status})
+    except EventLogUnavailable:
+        logger.warning("event log unavailable; the end of reply %s not published", message_id)
+
+
+def publish_final(message_id: int) -> bool:
+    """``publish_end`` for a reply whose status is read here; whether it has ended."""
+    status = Message.objects.filter(pk=message_id).values_list("status", flat=True).first()
+    if status not in FINAL_STATUSES:
+        return False
+    publish_end(message_id, status)
+    return True
+
+
 def ended_reply(message_id: int) -> Message | None:
     """The reply with what the API shows of it (tool calls, actions, documents, the
     message it answers), or None while it has not ended.
@@ -151,24 +219,3 @@ def ended_reply(message_id: int) -> Message | None:
     actions = None if message.tool_calls.all() else PendingAction.objects.none()
     prefetch_related_objects([message], Prefetch("pending_actions", queryset=actions))
     return message
-
-
-def publish_final(message_id: int) -> bool:
-    """The reply's final event, carrying the message as the API shows it, if it ended.
-
-    Safe to call from every place a reply can end (worker, cancel, a redelivered task,
-    the SSE view finding a log without its end): the log keeps only the first final event.
-    Returns whether the reply has ended.
-    """
-    return publish_ended(ended_reply(message_id))
-
-
-def publish_ended(message: Message | None) -> bool:
-    """``publish_final`` for a reply already loaded by ``ended_reply``."""
-    if message is None:
-        return False
-    try:
-        event_log().append(message.pk, message.status, dict(MessageSerializer(message).data))
-    except EventLogUnavailable:
-        logger.warning("event log unavailable; the end of reply %s not published", message.pk)
-    return True

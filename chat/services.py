@@ -11,7 +11,6 @@ import json
 import logging
 from collections.abc import Callable
 from dataclasses import dataclass
-from datetime import timedelta
 from typing import TYPE_CHECKING, Any
 
 from django.conf import settings
@@ -42,9 +41,9 @@ from .actions import (
     withdraw_for_stopped_reply,
     withdraw_for_superseded_reply,
 )
-from .answering import fail
+from .replies import can_retry, fail
 from .failures import Failure
-from .reply_progress import clear_events, publish_deleted, publish_final
+from .reply_progress import clear_events, publish_deleted, publish_end, stop_events
 from skills.commands import CommandPlan, plan_commands
 from .language import django_language, fallback_language
 from .limits import bounded
@@ -61,8 +60,6 @@ if TYPE_CHECKING:
 
 logger = logging.getLogger(__name__)
 
-# How long past the task's hard time limit a reply must wait before it counts as stuck.
-STUCK_GRACE_SECONDS = 30
 
 @dataclass(frozen=True)
 class Submission:
@@ -455,17 +452,6 @@ def dispatch_reply(assistant_message: Message) -> None:
     transaction.on_commit(send)
 
 
-def can_retry(message: Message) -> bool:
-    """A failed reply can be retried, and so can one stuck longer than a task may run."""
-    if message.role != Message.Role.ASSISTANT or message.superseded_at is not None:
-        return False
-    if message.status == Message.Status.FAILED:
-        return True
-    stuck_since = timezone.now() - timedelta(seconds=settings.CELERY_TASK_TIME_LIMIT + STUCK_GRACE_SECONDS)
-    waiting_since = message.started_at or message.created_at
-    return message.status in (Message.Status.PENDING, Message.Status.RUNNING) and waiting_since < stuck_since
-
-
 def lock_reply(message: Message) -> Message:
     """Inside a transaction: lock the message's conversation, then the message's row, in
     the one lock order (conversation first), and return the row as it is now."""
@@ -500,22 +486,27 @@ def retry_reply(assistant_message: Message) -> Message | None:
 
 
 def cancel_reply(assistant_message: Message) -> Message:
-    """Stop a pending or running reply (idempotent): it becomes ``cancelled``.
+    """Stop a pending or running reply (idempotent): it becomes ``cancelled`` at once.
 
-    Its text so far stays; what it proposed is withdrawn at once (and again by the
-    worker, for proposals made before it noticed). The worker notices within a batch of
-    text or before its next tool call, closes the model stream and records the usage.
-    A reply nobody runs yet (pending) gets its final event here. A reply that already
-    ended is returned unchanged.
+    Its text is what its readers were sent: the log is marked stopped first, so no later
+    batch of the worker's is accepted, and the text before the mark is saved (when the log
+    is unavailable, the last checkpoint stays). What it proposed is withdrawn at once (and
+    again by the worker, for proposals made before it noticed); its readers get the final
+    event now. The worker notices at its next batch of text or tool call, closes the model
+    stream and records the usage spent. A reply that already ended is returned unchanged.
     """
     with transaction.atomic():
         locked = lock_reply(assistant_message)
         was = locked.status
         if locked.role == Message.Role.ASSISTANT and was in (Message.Status.PENDING, Message.Status.RUNNING):
-            Message.objects.filter(pk=locked.pk).update(status=Message.Status.CANCELLED, finished_at=timezone.now())
+            fields: dict[str, Any] = {"status": Message.Status.CANCELLED, "finished_at": timezone.now()}
+            if was == Message.Status.RUNNING:
+                text = stop_events(locked.pk)
+                if text is not None:
+                    fields["content"] = bounded(text, settings.REPLY_MAX_CHARS)
+            Message.objects.filter(pk=locked.pk).update(**fields)
             withdraw_for_stopped_reply(locked)
-            if was == Message.Status.PENDING:
-                transaction.on_commit(lambda: publish_final(locked.pk))
+            transaction.on_commit(lambda: publish_end(locked.pk, Message.Status.CANCELLED))
     return Message.objects.prefetch_related("tool_calls", "documents", "pending_actions").get(pk=assistant_message.pk)
 
 

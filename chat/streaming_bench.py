@@ -33,12 +33,12 @@ from django.utils import timezone
 
 from lifeassistant import llm
 
-from .answering import answer, build_llm_messages, claim
+from .answering import answer, build_llm_messages, new_progress
+from .replies import claim
 from lifeassistant.event_log import RedisEventLog
 from .light_context_store import remember_round
 from .models import Conversation, Message
 from .pipeline_bench import instant_model, rolled_back
-from .reply_progress import ReplyProgress
 from .services import submit_message
 
 REDIS_URL = os.environ.get("BENCH_REDIS_URL", "redis://127.0.0.1:6379/13")
@@ -97,7 +97,7 @@ def _latencies(log: RedisEventLog, replies: int) -> list[float]:
 
             thread = threading.Thread(target=reader)
             thread.start()
-            progress = ReplyProgress(reply.pk, log, batch_seconds=0.075)
+            progress = new_progress(reply.pk, batch_seconds=0.075)
             time.sleep(FIRST_TOKEN_AFTER)  # the client waits on the stream meanwhile
             first_token = time.perf_counter()
             for word in ["Olá, ", "Ana! ", "Você ", "gastou ", "R$ 50 "]:

@@ -1,19 +1,27 @@
-"""Celery tasks: thin wrappers that load rows and call the answering code."""
+"""Celery tasks: thin wrappers that load rows and call the answering code.
+
+The worker runs on Celery's threads pool (the Procfile's ``worker`` line): a reply waits
+on the model for seconds, not on the CPU, so one process holds hundreds at once. That pool
+enforces no time limit: the reply enforces its own deadline (``chat.replies``).
+"""
 
 from __future__ import annotations
 
 import logging
 import threading
+import time
 from concurrent.futures import ThreadPoolExecutor
 from typing import Any
 
 from celery import shared_task
 from celery.exceptions import SoftTimeLimitExceeded
+from celery.signals import worker_ready
 from django.conf import settings
 from django.db import connections
 from django.utils import translation
 
-from .answering import answer, claim, fail
+from . import replies
+from .answering import answer
 from .failures import Failure
 from .language import django_language
 from .models import Message
@@ -26,11 +34,21 @@ logger = logging.getLogger(__name__)
 # Late acknowledgement, and a task whose worker process dies is rejected back to the
 # queue at once (settings: CELERY_TASK_ACKS_LATE, CELERY_TASK_REJECT_ON_WORKER_LOST).
 @shared_task(bind=True, name="chat.generate_reply", acks_late=True, reject_on_worker_lost=True)
-def generate_reply(self: Any, message_id: int) -> None:
-    """Answer the pending assistant message ``message_id`` (a second delivery is a no-op)."""
-    release_connections()
+def generate_reply(self: Any, message_id: int, restarted: bool = False) -> None:
+    """Answer the pending assistant message ``message_id`` (a second delivery is a no-op).
+
+    ``restarted``: the watchdog queued it again after its worker died mid-reply."""
+    replies.ensure_watchdog(requeue)
     redelivered = bool((self.request.delivery_info or {}).get("redelivered"))
-    message = claim(message_id, redelivered=redelivered)
+    try:
+        run_reply(message_id, redelivered=redelivered, restarted=restarted)
+    finally:
+        release_connections()  # a thread of the pool keeps no connection between replies
+
+
+def run_reply(message_id: int, *, redelivered: bool = False, restarted: bool = False) -> None:
+    release_connections()
+    message = replies.claim(message_id, redelivered=redelivered)
     if message is None:
         # A reply stopped while its worker was gone still owes its log a final event.
         if publish_final(message_id) or Message.objects.filter(pk=message_id).exists():
@@ -38,14 +56,15 @@ def generate_reply(self: Any, message_id: int) -> None:
         else:
             logger.info("message %s no longer exists (its conversation was deleted); nothing to answer", message_id)
         return
+    deadline = time.monotonic() + settings.REPLY_TIME_LIMIT_SECONDS
     # Fixed texts of the reply (action summaries, notices) follow the user's message.
     with translation.override(django_language(message.language)):
         try:
-            answer(message, restarted=redelivered)
+            answer(message, restarted=redelivered or restarted, deadline=deadline)
         except LLMError as exc:
-            fail(message, Failure(exc.code), str(exc))
+            replies.fail(message, Failure(exc.code), str(exc))
         except SoftTimeLimitExceeded:
-            fail(message, Failure.TIMEOUT, f"the task's soft time limit ({settings.CELERY_TASK_SOFT_TIME_LIMIT} s) passed")
+            replies.fail(message, Failure.TIMEOUT, f"the task's soft time limit ({settings.CELERY_TASK_SOFT_TIME_LIMIT} s) passed")
         except Exception as exc:
             if not Message.objects.filter(pk=message_id).exists():
                 # The user deleted the conversation while its reply ran (a tool's write then
@@ -53,34 +72,48 @@ def generate_reply(self: Any, message_id: int) -> None:
                 logger.info("message %s was deleted while its reply ran (%s)", message_id, type(exc).__name__)
                 return
             logger.exception("tool loop for message %s crashed", message_id)
-            fail(message, Failure.INTERNAL, f"{type(exc).__name__}: {exc}")
+            replies.fail(message, Failure.INTERNAL, f"{type(exc).__name__}: {exc}")
 
 
 def release_connections() -> None:
-    """Hand the previous task's connections back to the pool, as Django does between
-    requests: the next query takes one the pool has checked, so a connection PostgreSQL
-    dropped meanwhile is not used. A task run inside a transaction (a test, a caller's
-    atomic block) keeps its connection."""
+    """Hand this thread's connections back to the pool, as Django does between requests:
+    the next query takes one the pool has checked, so a connection PostgreSQL dropped
+    meanwhile is not used, and hundreds of reply threads share a pool of ten. A task run
+    inside a transaction (a test, a caller's atomic block) keeps its connection."""
     for connection in connections.all(initialized_only=True):
         if not connection.in_atomic_block:
-            connection.close_if_unusable_or_obsolete()
+            connection.close()
+
+
+def requeue(message_id: int, restarted: bool) -> None:
+    """The watchdog's way to queue a reply again (``chat.replies.sweep``)."""
+    queue_reply(message_id, restarted=restarted)
+
+
+@worker_ready.connect
+def start_the_watchdog(**_: Any) -> None:
+    """A worker sweeps from its start: replies its predecessor left running, tasks a
+    restarted broker lost (``chat.replies``)."""
+    replies.ensure_watchdog(requeue)
 
 
 _embedded_pool: ThreadPoolExecutor | None = None
 _embedded_pool_lock = threading.Lock()
 
 
-def queue_reply(message_id: int) -> None:
+def queue_reply(message_id: int, *, restarted: bool = False) -> None:
     """Hand the reply to whatever runs replies, without waiting for it.
 
     With a broker, a Celery worker. On the embedded defaults Celery's eager mode would
-    run the task on the request thread, so the task's function runs in a small thread
-    pool of this process instead (``EMBEDDED_REPLY_THREADS``; 0 keeps it inline).
+    run the task on the request thread, so the task's function runs in a thread pool of
+    this process instead (``EMBEDDED_REPLY_THREADS``, as many as the worker holds; 0 keeps
+    it inline).
     """
     if not generate_reply.app.conf.task_always_eager or settings.EMBEDDED_REPLY_THREADS == 0:
-        generate_reply.delay(message_id)
+        generate_reply.delay(message_id, **({"restarted": True} if restarted else {}))
         return
-    _pool().submit(_run_embedded, message_id)
+    replies.ensure_watchdog(requeue)
+    _pool().submit(_run_embedded, message_id, restarted)
 
 
 def _pool() -> ThreadPoolExecutor:
@@ -91,9 +124,9 @@ def _pool() -> ThreadPoolExecutor:
         return _embedded_pool
 
 
-def _run_embedded(message_id: int) -> None:
+def _run_embedded(message_id: int, restarted: bool) -> None:
     try:
-        generate_reply(message_id)
+        run_reply(message_id, restarted=restarted)
     except Exception:  # the task handles its own failures; this is the last resort
         logger.exception("embedded reply %s crashed", message_id)
     finally:

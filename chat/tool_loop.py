@@ -12,6 +12,7 @@ from collections.abc import Callable, Collection, Iterator
 from dataclasses import dataclass, field
 from typing import Any, Protocol
 
+from lifeassistant.failures import FailureCode
 from lifeassistant.llm import LLMError
 
 
@@ -120,7 +121,10 @@ def run_tool_loop(
     for iteration in range(1, max_iterations + 2):
         last_call = iteration > max_iterations
         if clock() > deadline:
-            raise LoopLimitReached(f"The assistant ran out of time ({time_budget_seconds:.0f} s) before answering.")
+            # The user reads "did not answer in time", not "unavailable": nothing was down.
+            raise LoopLimitReached(
+                f"The assistant ran out of time ({time_budget_seconds:.0f} s) before answering.", code=FailureCode.TIMEOUT
+            )
         text, response = _stream_round(complete(messages, not last_call), progress, separate=bool(texts))
         _add_usage(result, response, cost_of)
         if text:

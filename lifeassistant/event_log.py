@@ -17,8 +17,9 @@ import json
 import re
 import threading
 import time
+import weakref
 from abc import ABC, abstractmethod
-from collections.abc import Callable
+from collections.abc import AsyncIterator, Callable
 from dataclasses import dataclass
 from functools import lru_cache
 from typing import Any
@@ -29,6 +30,8 @@ from django.conf import settings
 
 # "deleted": the reply went with its conversation; readers get an error event and the end.
 FINAL_TYPES = frozenset({"done", "failed", "cancelled", "deleted"})
+# The user stopped the reply: only its final event may follow (``EventLog.stop``).
+STOPPING = "stopping"
 # ASCII digits only (\d also takes "١٢٣" and "１"), each part a 64-bit unsigned integer as
 # Redis Stream ids are: anything else is refused here, not by Redis as if it were down.
 EVENT_ID = re.compile(r"[0-9]{1,20}-[0-9]{1,20}")
@@ -48,6 +51,17 @@ class Event:
     @property
     def final(self) -> bool:
         return self.type in FINAL_TYPES
+
+
+def text_of(events: list[Event]) -> str:
+    """The text the deltas of ``events`` spell, from the last restart of the run on."""
+    pieces: list[str] = []
+    for event in events:
+        if event.type == "delta":
+            pieces.append(event.data.get("text", ""))
+        elif event.type == "status" and event.data.get("restarted"):
+            pieces.clear()
+    return "".join(pieces)
 
 
 def parse_id(event_id: str) -> tuple[int, int]:
@@ -71,9 +85,32 @@ class EventLog(ABC):
     def read(self, reply_id: int, after: str | None = None) -> list[Event]:
         """The events after ``after`` (all of them when None), oldest first, without waiting."""
 
+    def follow(self, reply_id: int, after: str | None, heartbeat: float) -> AsyncIterator[list[Event]]:
+        """The events after ``after`` as they come, in batches; an empty batch after each
+        ``heartbeat`` seconds without any. Raises ``EventLogUnavailable`` when the store is lost."""
+        return self._follow(reply_id, after, heartbeat)
+
+    async def _follow(self, reply_id: int, after: str | None, heartbeat: float) -> AsyncIterator[list[Event]]:
+        while True:
+            events = await self.wait(reply_id, after, heartbeat)
+            if events:
+                after = events[-1].id
+            yield events
+
     @abstractmethod
     async def wait(self, reply_id: int, after: str | None, timeout: float) -> list[Event]:
         """The events after ``after``, waiting up to ``timeout`` seconds for the first one."""
+
+    def stop(self, reply_id: int) -> str | None:
+        """Mark the reply stopped: no more text is accepted, only its final event. The text
+        it had (``text``), or None when the log had already ended."""
+        if self.append(reply_id, STOPPING, {}) is None:
+            return None
+        return self.text(reply_id)
+
+    def text(self, reply_id: int) -> str:
+        """The reply's text so far: its deltas since its current run started."""
+        return text_of(self.read(reply_id))
 
     @abstractmethod
     def find(self, reply_id: int, event_id: str) -> Event | None:
@@ -91,20 +128,29 @@ class EventLog(ABC):
 # --------------------------------------------------------------------------- Redis
 
 
-# Append unless the log already ended; a final event shortens the expiry. One script, so
-# two writers racing to end a reply (the worker, a cancel) cannot both add a final event.
+# Append unless the log already ended; after a stop marker only a final event may follow.
+# A final event shortens the expiry. One script, so two writers racing to end a reply
+# (the worker, a cancel) cannot both add a final event, and a delta never lands after
+# the stop that answered the user with the text before it.
 APPEND_SCRIPT = """
 local last = redis.call('XREVRANGE', KEYS[1], '+', '-', 'COUNT', 1)
+local final = (ARGV[2] == 'done' or ARGV[2] == 'failed' or ARGV[2] == 'cancelled')
 if last[1] then
   local fields = last[1][2]
   for i = 1, #fields, 2 do
-    if fields[i] == 'type' and (fields[i + 1] == 'done' or fields[i + 1] == 'failed' or fields[i + 1] == 'cancelled') then
-      return false
+    if fields[i] == 'type' then
+      local kind = fields[i + 1]
+      if kind == 'done' or kind == 'failed' or kind == 'cancelled' then
+        return false
+      end
+      if kind == 'stopping' and not final then
+        return false
+      end
     end
   end
 end
 local id = redis.call('XADD', KEYS[1], 'MAXLEN', '~', ARGV[1], '*', 'type', ARGV[2], 'data', ARGV[3])
-if ARGV[2] == 'done' or ARGV[2] == 'failed' or ARGV[2] == 'cancelled' then
+if final then
   redis.call('EXPIRE', KEYS[1], ARGV[4])
 else
   redis.call('EXPIRE', KEYS[1], ARGV[5])
@@ -148,16 +194,12 @@ class RedisEventLog(EventLog):
         return [_event(entry_id, fields) for entry_id, fields in entries]
 
     async def wait(self, reply_id: int, after: str | None, timeout: float) -> list[Event]:
-        # A client per wait keeps redis.asyncio's connections on the running event loop;
-        # XREAD BLOCK holds one socket, no thread, while nothing happens.
-        client = aredis.Redis.from_url(self.url, socket_connect_timeout=2, socket_timeout=timeout + 5)
-        try:
-            answer: Any = await client.xread({self.key(reply_id): after or "0-0"}, block=max(1, int(timeout * 1000)))
-        except redis.RedisError as exc:
-            raise EventLogUnavailable(str(exc)) from exc
-        finally:
-            await client.aclose()
-        return [_event(entry_id, fields) for _, entries in answer or [] for entry_id, fields in entries]
+        async for events in self.follow(reply_id, after, timeout):
+            return events
+        return []  # pragma: no cover - follow never ends by itself
+
+    def follow(self, reply_id: int, after: str | None, heartbeat: float) -> AsyncIterator[list[Event]]:
+        return _hub_for(self.url).follow(self.key(reply_id), after, heartbeat)
 
     def find(self, reply_id: int, event_id: str) -> Event | None:
         try:
@@ -186,6 +228,145 @@ def _text(value: bytes | str) -> str:
 def _event(entry_id: Any, fields: Any) -> Event:
     decoded = {_text(k): _text(v) for k, v in fields.items()}
     return Event(_text(entry_id), decoded["type"], json.loads(decoded["data"]))
+
+
+# --------------------------------------------------------------------------- the readers' hub
+
+# Connections a process's readers share, besides the one blocking read: for catching up a
+# reader that joins a log others follow, and to wake the blocking read for a new log.
+HUB_POOL_CONNECTIONS = 4
+# The blocking read returns at least this often (milliseconds), even with nothing new.
+HUB_BLOCK_MS = 5000
+
+
+class _Subscriber:
+    def __init__(self) -> None:
+        self.queue: asyncio.Queue[list[Event] | BaseException] = asyncio.Queue()
+
+
+class ReadersHub:
+    """One blocking ``XREAD`` for every log this process's readers follow.
+
+    A reader per connection would hold a connection per open stream (and, before, opened
+    one per wait); here 1,000 open streams share 1 + ``HUB_POOL_CONNECTIONS`` connections per
+    event loop. A reader joining wakes the read (``CLIENT UNBLOCK``) so it starts at once.
+    The hub's task is its own: a reader that goes away (cancelled) only leaves its set.
+    """
+
+    def __init__(self, url: str) -> None:
+        self.url = url
+        self.pool = aredis.BlockingConnectionPool.from_url(
+            url, max_connections=HUB_POOL_CONNECTIONS, timeout=5, socket_connect_timeout=2, socket_timeout=5
+        )
+        self.client = aredis.Redis(connection_pool=self.pool)
+        self.subscribers: dict[str, set[_Subscriber]] = {}
+        self.positions: dict[str, str] = {}
+        self.task: asyncio.Task[None] | None = None
+        self.reader_id: int | None = None
+        self.blocked_on: frozenset[str] = frozenset()
+
+    async def follow(self, key: str, after: str | None, heartbeat: float) -> AsyncIterator[list[Event]]:
+        subscriber = _Subscriber()
+        position = after or "0-0"
+        known = self.positions.get(key)
+        self.subscribers.setdefault(key, set()).add(subscriber)
+        try:
+            if known is None:
+                self.positions[key] = position  # the hub reads the log from where this reader is
+            elif _later(known, position):
+                # Others follow this log and the hub is past this reader: catch it up to the
+                # hub's position; what comes after reaches its queue.
+                entries: Any = await self.client.xrange(key, min=f"({position}", max=known)
+                caught_up = [_event(entry_id, fields) for entry_id, fields in entries]
+                if caught_up:
+                    position = caught_up[-1].id
+                    yield caught_up
+            self._ensure_running()
+            if key not in self.blocked_on:
+                await self._wake()
+            while True:
+                try:
+                    item = await asyncio.wait_for(subscriber.queue.get(), heartbeat)
+                except TimeoutError:
+                    self._ensure_running()  # the read may have ended just as this reader joined
+                    yield []
+                    continue
+                if isinstance(item, BaseException):
+                    raise EventLogUnavailable(str(item)) from item
+                fresh = [event for event in item if _later(event.id, position)]
+                if fresh:
+                    position = fresh[-1].id
+                    yield fresh
+        except redis.RedisError as exc:
+            raise EventLogUnavailable(str(exc)) from exc
+        finally:
+            followers = self.subscribers.get(key)
+            if followers is not None:
+                followers.discard(subscriber)
+                if not followers:
+                    del self.subscribers[key]
+                    self.positions.pop(key, None)
+
+    def _ensure_running(self) -> None:
+        if self.task is None or self.task.done():
+            self.task = asyncio.get_running_loop().create_task(self._read())
+
+    async def _wake(self) -> None:
+        """Have the blocking read start again with the current set of logs."""
+        for _ in range(20):
+            if self.reader_id is None:
+                await asyncio.sleep(0.005)  # the read has not started yet: it will include the log
+                continue
+            try:
+                if await self.client.client_unblock(self.reader_id):
+                    return
+            except redis.RedisError:
+                return  # the read itself will report the store's loss
+            await asyncio.sleep(0.005)  # between two reads: the next one includes the log
+            if not self.subscribers or set(self.subscribers) <= self.blocked_on:
+                return
+
+    async def _read(self) -> None:
+        reader = aredis.Redis.from_url(self.url, socket_connect_timeout=2, socket_timeout=HUB_BLOCK_MS / 1000 + 5)
+        try:
+            async with reader.client() as connection:
+                self.reader_id = int(await connection.client_id())
+                while self.subscribers:
+                    streams: dict[Any, Any] = {key: self.positions[key] for key in self.subscribers}
+                    self.blocked_on = frozenset(streams)
+                    answer: Any = await connection.xread(streams, block=HUB_BLOCK_MS, count=500)
+                    self.blocked_on = frozenset()
+                    for raw_key, entries in answer or []:
+                        key = _text(raw_key)
+                        events = [_event(entry_id, fields) for entry_id, fields in entries]
+                        if not events or key not in self.subscribers:
+                            continue
+                        self.positions[key] = events[-1].id
+                        for subscriber in self.subscribers[key]:
+                            subscriber.queue.put_nowait(events)
+        except (redis.RedisError, OSError) as exc:
+            for followers in self.subscribers.values():
+                for subscriber in followers:
+                    subscriber.queue.put_nowait(exc)
+        finally:
+            self.reader_id = None
+            self.blocked_on = frozenset()
+            await reader.aclose()
+
+
+def _later(event_id: str, than: str) -> bool:
+    return parse_id(event_id) > parse_id(than)
+
+
+_hubs: "weakref.WeakKeyDictionary[asyncio.AbstractEventLoop, dict[str, ReadersHub]]" = weakref.WeakKeyDictionary()
+
+
+def _hub_for(url: str) -> ReadersHub:
+    """The hub of the running event loop (redis.asyncio's connections belong to one loop)."""
+    hubs = _hubs.setdefault(asyncio.get_running_loop(), {})
+    if url not in hubs:
+        hubs[url] = ReadersHub(url)
+    return hubs[url]
 
 
 # --------------------------------------------------------------------------- in-process
@@ -228,7 +409,7 @@ class MemoryEventLog(EventLog):
         with self._lock:
             self._expire()
             log = self._logs.setdefault(reply_id, _Log([]))
-            if log.events and log.events[-1].final:
+            if log.events and (log.events[-1].final or (log.events[-1].type == STOPPING and type not in FINAL_TYPES)):
                 return None
             event = Event(self._next_id(), type, data)
             log.events.append(event)

@@ -29,6 +29,7 @@ from typing import TYPE_CHECKING, Any
 from celery.exceptions import SoftTimeLimitExceeded
 from django.conf import settings
 
+from .failures import FailureCode
 from .tokens import count_tokens, estimate_text_tokens
 
 if TYPE_CHECKING:
@@ -46,7 +47,7 @@ class LLMError(Exception):
     ``code`` says what kind of failure it was, as ``chat.failures.Failure`` spells it.
     """
 
-    def __init__(self, message: str, *, code: str = "model_unavailable") -> None:
+    def __init__(self, message: str, *, code: str = FailureCode.MODEL_UNAVAILABLE) -> None:
         super().__init__(message)
         self.code = code
 
@@ -266,10 +267,11 @@ class CompletionStream:
     ``close()`` closes the provider connection, so a stopped reply stops costing tokens.
     """
 
-    def __init__(self, wrapper: Any, messages: list[dict[str, Any]]) -> None:
+    def __init__(self, wrapper: Any, messages: list[dict[str, Any]], deadline: float | None = None) -> None:
         self._wrapper = wrapper
         self._messages = messages
         self._chunks: list[Any] = []
+        self._deadline = deadline
 
     def __iter__(self) -> Iterator[str]:
         import openai  # already imported by litellm
@@ -282,6 +284,9 @@ class CompletionStream:
                 text = chunk.choices[0].delta.content if chunk.choices else None
                 if text:
                     yield text
+                if self._deadline is not None and time.monotonic() > self._deadline:
+                    self.close()
+                    raise LLMError("The reply's deadline passed while the model was answering.", code=FailureCode.TIMEOUT)
                 if self._wrapper.sent_stream_usage:
                     # litellm's last chunk, the usage. Asking for one more makes it rebuild
                     # the whole response for its logging a second time (two deep copies and
@@ -341,11 +346,21 @@ def stream_completion(
     tools: list[dict[str, Any]] | None = None,
     temperature: float | None = None,
     note: PipelineNote | None = None,
+    deadline: float | None = None,
 ) -> CompletionStream:
-    """``completion`` as a stream (usage included); opening it is retried like a call."""
-    kwargs = _call_arguments(messages, tools=tools, temperature=temperature, note=note)
+    """``completion`` as a stream (usage included); opening it is retried like a call.
+
+    ``deadline`` (``time.monotonic``) bounds the whole stream: a silent model waits at most
+    until then, and a stream still going then is cut (``LLMError`` with ``timeout``)."""
+    timeout = None
+    if deadline is not None:
+        remaining = deadline - time.monotonic()
+        if remaining <= 0:
+            raise LLMError("The reply's deadline passed before the model was asked.", code=FailureCode.TIMEOUT)
+        timeout = min(settings.LLM_TIMEOUT_SECONDS, remaining)
+    kwargs = _call_arguments(messages, tools=tools, temperature=temperature, note=note, timeout=timeout)
     kwargs.update(stream=True, stream_options={"include_usage": True})
-    return CompletionStream(_with_retries(kwargs), messages)
+    return CompletionStream(_with_retries(kwargs), messages, deadline)
 
 
 def _call_arguments(

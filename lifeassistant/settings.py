@@ -178,8 +178,13 @@ CELERY_TASK_EAGER_PROPAGATES = False
 CELERY_TASK_ACKS_LATE = True
 CELERY_TASK_REJECT_ON_WORKER_LOST = True
 CELERY_WORKER_PREFETCH_MULTIPLIER = 1
-CELERY_TASK_SOFT_TIME_LIMIT = env_int("CELERY_TASK_SOFT_TIME_LIMIT", 120, minimum=1)
-CELERY_TASK_TIME_LIMIT = env_int("CELERY_TASK_TIME_LIMIT", 150, minimum=1)
+# A reply's one deadline (chat/replies.py): a run ends by then, whatever the pool. The
+# threads pool does not enforce Celery's time limits, so the reply enforces its own (the
+# stream checks it per chunk, the tool loop before each model call); the Celery limits are
+# only a backstop for the prefork pool.
+REPLY_TIME_LIMIT_SECONDS = env_int("REPLY_TIME_LIMIT_SECONDS", 150, minimum=10)
+CELERY_TASK_SOFT_TIME_LIMIT = REPLY_TIME_LIMIT_SECONDS + 10
+CELERY_TASK_TIME_LIMIT = REPLY_TIME_LIMIT_SECONDS + 20
 CELERY_TASK_IGNORE_RESULT = True
 # Celery keeps one result backend per thread unless told it is thread-safe; under ASGI every
 # request runs on a thread of its own, so each queued reply built a backend (~0.1 ms of a
@@ -190,16 +195,22 @@ CELERY_RESULT_BACKEND_THREAD_SAFE = True
 # reply. Each task takes a health-checked connection from the pool instead (chat.tasks).
 CELERY_DB_REUSE_MAX = 1000
 CELERY_BROKER_CONNECTION_RETRY_ON_STARTUP = True
-if CELERY_TASK_TIME_LIMIT <= CELERY_TASK_SOFT_TIME_LIMIT:
-    raise ImproperlyConfigured("CELERY_TASK_TIME_LIMIT must be greater than CELERY_TASK_SOFT_TIME_LIMIT.")
 # A reply is acknowledged when it ends; a worker process killed mid-reply rejects it
 # back to the queue at once (reject on worker lost). A whole worker that vanishes leaves
 # it unacknowledged: Redis hands it out again after the visibility timeout, which must
 # outlast the longest reply or a reply still running would be delivered twice.
 CELERY_BROKER_TRANSPORT_OPTIONS = {"visibility_timeout": CELERY_TASK_TIME_LIMIT + 60}
 # On the embedded defaults (no broker) replies run in this many threads of the web
-# process, so sending a message answers at once; 0 runs them on the request thread.
-EMBEDDED_REPLY_THREADS = env_int("EMBEDDED_REPLY_THREADS", 4, minimum=0, maximum=64)
+# process, so sending a message answers at once; 0 runs them on the request thread. As
+# many as the Procfile's worker runs: a reply waits on the model, not on the CPU.
+EMBEDDED_REPLY_THREADS = env_int("EMBEDDED_REPLY_THREADS", 200, minimum=0, maximum=2000)
+# A running reply saves its text so far at most this often (the event log holds it
+# between), so a crash loses little and a row is written O(1) times per reply.
+REPLY_CHECKPOINT_SECONDS = env_float("REPLY_CHECKPOINT_SECONDS", 5.0, minimum=0.5)
+# The watchdog (chat/replies.py `sweep`) runs this often in every process that runs
+# replies: it queues again a reply whose task was lost (a broker restarted without
+# persistence) or whose worker died, and fails one past its deadline.
+REPLY_SWEEP_SECONDS = env_float("REPLY_SWEEP_SECONDS", 10.0, minimum=0.0)  # 0: no watchdog
 
 # --- Reply event log (streaming) -----------------------------------------------------
 # Redis Streams when Redis is configured; unset, the Redis of CACHE_URL or the broker.

@@ -89,6 +89,7 @@ def _replies_inline(settings: Any) -> None:
     """Replies run on the test's thread, inside its transaction, and the offline model
     streams without pauses. Tests of the threaded runner and of slow streams opt back in."""
     settings.EMBEDDED_REPLY_THREADS = 0
+    settings.REPLY_SWEEP_SECONDS = 0  # no watchdog thread: tests call chat.replies.sweep themselves
     settings.LLM_OFFLINE_TOKEN_DELAY_SECONDS = 0
     from lifeassistant.event_log import _log_for
 

@@ -26,6 +26,7 @@ from .. import markdown, reply_html
 from ..actions import effective_status
 from ..failures import Failure, failure_text
 from ..models import Conversation, Message, PendingAction, ToolCall
+from ..reply_progress import live_text
 
 
 class BuiltOnceMixin:
@@ -299,10 +300,21 @@ class MessageSerializer(BuiltOnceMixin, serializers.ModelSerializer):
             and len(message.content) > PREVIEW_CHARS
         )
 
+    def _text(self, message: Message) -> str:
+        """The stored text; a running reply's is in its event log (the row is written only
+        every few seconds), read once per message."""
+        if message.status != Message.Status.RUNNING:
+            return message.content
+        live = self.__dict__.setdefault("_live_texts", {})
+        if message.pk not in live:
+            text = live_text(message.pk)
+            live[message.pk] = message.content if text is None else text
+        return str(live[message.pk])
+
     def get_content(self, message: Message) -> str:
         if self._is_cut(message):
             return message.content[:PREVIEW_CHARS].rstrip() + "…"
-        return message.content
+        return self._text(message)
 
     def get_content_truncated(self, message: Message) -> bool:
         return self._is_cut(message)
@@ -316,7 +328,7 @@ class MessageSerializer(BuiltOnceMixin, serializers.ModelSerializer):
         if message.role != Message.Role.ASSISTANT:
             return None
         if not message.has_ended:  # its text changes with every batch: rendered as it is now
-            return markdown.render(message.content)
+            return markdown.render(self._text(message))
         html = self.html_ahead.get(message.content)
         return html if html is not None else reply_html.ended_replies_html([message.content])[message.content]
 

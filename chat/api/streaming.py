@@ -23,10 +23,10 @@ from rest_framework.exceptions import AuthenticationFailed
 from rest_framework.request import Request
 
 from lifeassistant.event_log import Event, EventLog, EventLogUnavailable, event_log, parse_id
-from ..answering import fail_if_abandoned
-from ..failures import failure_text
 from ..models import FINAL_STATUSES, Message
-from ..reply_progress import publish_final
+from ..replies import fail_if_overdue
+from ..reply_progress import ended_reply, publish_final
+from .serializers import MessageSerializer
 from .authentication import TokenAuthentication
 
 UNAVAILABLE = gettext_lazy("Live updates are unavailable right now; poll GET /api/v1/messages/{pk}/ instead.")
@@ -85,7 +85,7 @@ def _check(request: HttpRequest, pk: int) -> Opening:
     # The header first: an EventSource opened with ?after= sends the newest id it has in
     # Last-Event-ID when it reconnects, to the same address.
     after = request.headers.get("Last-Event-ID") or request.GET.get("after") or None
-    if not message.has_ended and fail_if_abandoned(pk):
+    if not message.has_ended and fail_if_overdue(pk):
         message.refresh_from_db()  # failed now, its end published: the stream replays it
     log = event_log()
     try:
@@ -117,11 +117,10 @@ def _event_of(log: EventLog, pk: int, event_id: str) -> Event | None:
 async def _stream(log: EventLog, pk: int, after: str | None, language: str | None) -> AsyncIterator[str]:
     """Replay after ``after``, then follow, until the final event; heartbeats between.
 
-    Its own ``error`` events are in ``language``, the reader's."""
-    heartbeat = settings.EVENTS_HEARTBEAT_SECONDS
+    Its own ``error`` events, and the message a final event carries, are in ``language``,
+    the reader's."""
     try:
-        while True:
-            events = await log.wait(pk, after, heartbeat)
+        async for events in log.follow(pk, after, settings.EVENTS_HEARTBEAT_SECONDS):
             if not events:
                 yield ": keep-alive\n\n"
                 # A reply can end without its writer publishing (a worker that vanished,
@@ -135,7 +134,11 @@ async def _stream(log: EventLog, pk: int, after: str | None, language: str | Non
                 if event.type == "deleted":
                     yield _error_event(after, DELETED, language)
                     return
-                yield format_event(_in_reader_language(event, language))
+                if event.type == "stopping":
+                    continue  # the reply's own marker; its final event follows
+                if event.final:
+                    event = Event(event.id, event.type, await sync_to_async(final_message)(pk, language))
+                yield format_event(event)
                 after = event.id
                 if event.final:
                     return
@@ -143,14 +146,17 @@ async def _stream(log: EventLog, pk: int, after: str | None, language: str | Non
         yield _error_event(after, UNAVAILABLE, language, pk=pk)
 
 
-def _in_reader_language(event: Event, language: str | None) -> Event:
-    """A failed reply's ``error`` as GET gives it: its code's sentence in the reader's
-    language. The log holds it in the language of whoever published the end (the worker,
-    or the first reader of a reply whose log had expired)."""
-    if event.type != Message.Status.FAILED or "error_code" not in event.data:
-        return event
-    with translation.override(language):
-        return Event(event.id, event.type, {**event.data, "error": failure_text(event.data["error_code"])})
+def final_message(pk: int, language: str | None) -> dict[str, Any]:
+    """The ended reply as ``GET /api/v1/messages/{id}/`` shows it, in the reader's language
+    (a failed reply's ``error`` is its code's sentence)."""
+    try:
+        message = ended_reply(pk)
+        if message is None:  # deleted since: the final event still says how it ended
+            return {"id": pk}
+        with translation.override(language):
+            return dict(MessageSerializer(message).data)
+    finally:
+        _release_connection()
 
 
 def _error_event(after: str | None, text: Any, language: str | None, **values: Any) -> str:
@@ -160,9 +166,8 @@ def _error_event(after: str | None, text: Any, language: str | None, **values: A
 
 def _end_from_database(pk: int) -> bool:
     """Publish the reply's final event if the database says it ended, or fail it when it
-    was abandoned (``fail_if_abandoned``); False when the reply no longer exists. A running
-    reply costs two queries per heartbeat (``publish_final`` loads the message with its
-    relations, worth it only once ended)."""
+    is overdue (``fail_if_overdue``); False when the reply no longer exists. A running
+    reply costs two queries per heartbeat."""
     try:
         if not connection.in_atomic_block:
             close_old_connections()
@@ -170,7 +175,7 @@ def _end_from_database(pk: int) -> bool:
         if status in FINAL_STATUSES:
             publish_final(pk)
         elif status is not None:
-            fail_if_abandoned(pk)  # publishes its end when it was
+            fail_if_overdue(pk)  # publishes its end when it was
         return status is not None
     finally:
         _release_connection()

@@ -10,7 +10,8 @@ import pytest
 from django.utils import timezone
 
 from chat.actions import ActionConflict, accept, apply_confirmation, propose, reject
-from chat.answering import build_llm_messages, execute_tool_call, fail
+from chat.answering import build_llm_messages, execute_tool_call
+from chat.replies import fail
 from chat.failures import Failure
 from chat.models import Conversation, Message, PendingAction, ToolCall
 from lifeassistant.tools import ToolContext

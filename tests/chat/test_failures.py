@@ -22,7 +22,7 @@ pytestmark = pytest.mark.django_db
 
 
 def _failing_reply(api: Any, send: Any, monkeypatch: Any, error: BaseException) -> dict[str, Any]:
-    def answer(message: Message, *, restarted: bool = False) -> None:
+    def answer(message: Message, **_: Any) -> None:
         raise error
 
     monkeypatch.setattr(tasks, "answer", answer)

@@ -53,11 +53,11 @@ def test_a_page_renders_its_ended_replies_once_across_reads(api: Any, conversati
     assert html[f"{REPLY}\nResposta 0."] == markdown.render(f"{REPLY}\nResposta 0.") and "<table>" in html[REPLY + "\nResposta 0."]
 
 
-def test_the_html_the_worker_publishes_is_the_html_a_read_reuses(api: Any, conversation: dict[str, Any], renders: Any) -> None:
-    from chat.reply_progress import publish_ended
+def test_the_html_the_final_event_carries_is_the_html_a_read_reuses(api: Any, conversation: dict[str, Any], renders: Any) -> None:
+    from chat.api.streaming import final_message
 
     (reply,) = _thread(conversation, [(REPLY, "done")])
-    publish_ended(reply)  # the worker, as the reply ends: the final event carries its HTML
+    final_message(reply.pk, "en")  # the SSE view, relaying the reply's end: the final event carries its HTML
     assert renders.call_count == 1
 
     body = api.get(f"/api/v1/messages/{reply.pk}/").json()

@@ -98,9 +98,11 @@ def test_the_loop_stops_when_the_time_budget_is_spent() -> None:
         executed.append(call_id)
         return ToolResult("{}", "ok")
 
-    with pytest.raises(LoopLimitReached, match="ran out of time"):
+    with pytest.raises(LoopLimitReached, match="ran out of time") as raised:
         run(always_asks_for_a_tool([]), execute=slow_tool, max_iterations=10, clock=lambda: now[0])
     assert len(executed) == 3
+    # The user reads "did not answer in time", not "unavailable right now".
+    assert raised.value.code == "timeout"
 
 
 def test_at_the_iteration_cap_one_last_call_without_tools_answers() -> None:

@@ -158,3 +158,123 @@ def test_only_ascii_64_bit_pairs_are_event_ids(text: str) -> None:
     with pytest.raises(ValueError):
         parse_id(text)
     assert parse_id("18446744073709551615-18446744073709551615") == (2**64 - 1, 2**64 - 1)
+
+
+def test_a_stopped_log_takes_no_more_text_only_its_final_event(make_log: Any) -> None:
+    log = make_log()
+    log.append(7, "delta", {"text": "um "})
+    log.append(7, "delta", {"text": "dois"})
+
+    assert log.stop(7) == "um dois"  # what the stop answers with
+    assert log.append(7, "delta", {"text": " três"}) is None  # the worker learns of the stop here
+    assert log.append(7, "cancelled", {"status": "cancelled"}) is not None
+    assert log.stop(7) is None  # ended: nothing to stop
+    assert log.text(7) == "um dois"
+
+
+def test_the_text_so_far_starts_over_when_the_run_restarts(make_log: Any) -> None:
+    log = make_log()
+    log.append(7, "delta", {"text": "antes"})
+    log.append(7, "status", {"status": "running", "restarted": True})
+    log.append(7, "delta", {"text": "depois"})
+
+    assert log.text(7) == "depois"
+
+
+def test_a_follower_gets_every_event_in_order_then_heartbeats(make_log: Any) -> None:
+    log = make_log()
+    first = log.append(7, "status", {"status": "running"})
+
+    def later() -> None:
+        for word in ["um", "dois", "três"]:
+            time.sleep(0.05)
+            log.append(7, "delta", {"text": word})
+
+    async def follow() -> list[Any]:
+        got: list[Any] = []
+        async for events in log.follow(7, first, 0.5):
+            if not events:
+                got.append("heartbeat")
+                break
+            got.extend(e.data["text"] for e in events)
+        return got
+
+    writer = threading.Thread(target=later)
+    writer.start()
+    got = asyncio.run(follow())
+    writer.join()
+
+    assert got == ["um", "dois", "três", "heartbeat"]
+
+
+@pytest.mark.worker
+def test_readers_of_many_logs_share_a_few_redis_connections() -> None:
+    """1 blocking read and a small pool per process, however many streams are open."""
+    from lifeassistant.event_log import HUB_POOL_CONNECTIONS
+
+    log = RedisEventLog(REDIS_URL, cap=1000, ttl=60, running_ttl=60, prefix=f"test-events-{uuid.uuid4().hex}:")
+    admin = redis.Redis.from_url(REDIS_URL)
+    readers = 200
+    before = int(admin.info("stats")["total_connections_received"])
+
+    async def main() -> tuple[list[list[str]], int]:
+        async def one(reply_id: int) -> list[str]:
+            texts: list[str] = []
+            async for events in log.follow(reply_id, None, 5):
+                texts.extend(e.data.get("text", e.type) for e in events)
+                if any(e.final for e in events):
+                    return texts
+            return texts  # pragma: no cover
+
+        tasks = [asyncio.create_task(one(reply_id)) for reply_id in range(readers)]
+        await asyncio.sleep(0.3)  # every reader is following
+        for word in ["um", "dois"]:
+            for reply_id in range(readers):
+                await asyncio.to_thread(log.append, reply_id, "delta", {"text": f"{word}{reply_id}"})
+        for reply_id in range(readers):
+            await asyncio.to_thread(log.append, reply_id, "done", {"status": "done"})
+        results = await asyncio.wait_for(asyncio.gather(*tasks), 30)
+        opened = int(admin.info("stats")["total_connections_received"]) - before
+        return list(results), opened
+
+    try:
+        results, opened = asyncio.run(main())
+    finally:
+        for key in admin.scan_iter(f"{log.prefix}*"):
+            admin.delete(key)
+
+    assert results == [[f"um{n}", f"dois{n}", "done"] for n in range(readers)]
+    # The hub's blocking read, its pool, and the writer's own client (the test's threads).
+    assert opened <= 1 + HUB_POOL_CONNECTIONS + 2
+
+
+@pytest.mark.worker
+def test_a_reader_joining_a_log_others_follow_catches_up() -> None:
+    log = RedisEventLog(REDIS_URL, cap=1000, ttl=60, running_ttl=60, prefix=f"test-events-{uuid.uuid4().hex}:")
+
+    async def main() -> tuple[list[str], list[str]]:
+        async def follow(after: str | None) -> list[str]:
+            texts: list[str] = []
+            async for events in log.follow(7, after, 5):
+                texts.extend(e.data.get("text", e.type) for e in events)
+                if any(e.final for e in events):
+                    return texts
+            return texts  # pragma: no cover
+
+        early = asyncio.create_task(follow(None))
+        await asyncio.sleep(0.1)
+        await asyncio.to_thread(log.append, 7, "delta", {"text": "um"})
+        await asyncio.to_thread(log.append, 7, "delta", {"text": "dois"})
+        await asyncio.sleep(0.2)  # the first reader has both; the hub is past them
+        late = asyncio.create_task(follow(None))
+        await asyncio.sleep(0.1)
+        await asyncio.to_thread(log.append, 7, "delta", {"text": "três"})
+        await asyncio.to_thread(log.append, 7, "done", {"status": "done"})
+        return await asyncio.wait_for(early, 10), await asyncio.wait_for(late, 10)
+
+    try:
+        early, late = asyncio.run(main())
+    finally:
+        log.clear(7)
+
+    assert early == late == ["um", "dois", "três", "done"]

@@ -251,11 +251,9 @@ class StopsAfter(ReplyProgress):
 
 
 def stop_midway(monkeypatch: pytest.MonkeyPatch, pieces: int) -> None:
-    monkeypatch.setattr(
-        answering, "new_progress", lambda message_id: type("Stop", (StopsAfter,), {"pieces": pieces})(
-            message_id, event_log(), batch_seconds=0
-        )
-    )
+    real = answering.new_progress
+    stop = type("Stop", (StopsAfter,), {"pieces": pieces})
+    monkeypatch.setattr(answering, "new_progress", lambda message_id: real(message_id, kind=stop, batch_seconds=0))
 
 
 def test_a_reply_stopped_mid_stream_keeps_its_text_so_far_and_its_usage(
@@ -327,7 +325,8 @@ def test_polling_a_running_reply_shows_the_text_so_far(
             if len(seen) < 1 and "isto" in self.content:
                 seen.append(api.get(f"/api/v1/messages/{self.message_id}/").json())
 
-    monkeypatch.setattr(answering, "new_progress", lambda message_id: Peeks(message_id, event_log(), batch_seconds=0))
+    real = answering.new_progress
+    monkeypatch.setattr(answering, "new_progress", lambda message_id: real(message_id, kind=Peeks, batch_seconds=0))
 
     send(api, conversation["id"], {"content": "Explique"})
 
@@ -479,7 +478,7 @@ def test_a_reply_nobody_will_finish_fails_so_its_reader_gets_an_end_and_retry(
     settings.EVENTS_HEARTBEAT_SECONDS = 0.1
     submitted = api.post(f"/api/v1/conversations/{conversation['id']}/messages/", {"content": "Oi"}, format="json")
     reply_id = submitted.json()["assistant_message"]["id"]
-    long_ago = timezone.now() - timedelta(seconds=settings.CELERY_TASK_TIME_LIMIT + 121)
+    long_ago = timezone.now() - timedelta(seconds=settings.REPLY_TIME_LIMIT_SECONDS + 16)
     Message.objects.filter(pk=reply_id).update(status=status, started_at=long_ago, created_at=long_ago)
 
     async def within_ten_seconds() -> tuple[int, Any]:
@@ -503,7 +502,7 @@ def test_a_reply_long_abandoned_fails_as_its_stream_opens_not_at_the_first_heart
     settings.EVENTS_HEARTBEAT_SECONDS = 30
     submitted = api.post(f"/api/v1/conversations/{conversation['id']}/messages/", {"content": "Oi"}, format="json")
     reply_id = submitted.json()["assistant_message"]["id"]
-    long_ago = timezone.now() - timedelta(seconds=settings.CELERY_TASK_TIME_LIMIT + 121)
+    long_ago = timezone.now() - timedelta(seconds=settings.REPLY_TIME_LIMIT_SECONDS + 16)
     Message.objects.filter(pk=reply_id).update(status="running", started_at=long_ago)
 
     async def within_five_seconds() -> tuple[int, Any]:
@@ -515,11 +514,11 @@ def test_a_reply_long_abandoned_fails_as_its_stream_opens_not_at_the_first_heart
 
 
 def test_a_reply_running_within_its_time_limit_is_left_alone(api: Any, conversation: dict[str, Any]) -> None:
-    from chat.answering import fail_if_abandoned
+    from chat.replies import fail_if_overdue
 
     submitted = api.post(f"/api/v1/conversations/{conversation['id']}/messages/", {"content": "Oi"}, format="json")
     reply_id = submitted.json()["assistant_message"]["id"]
     Message.objects.filter(pk=reply_id).update(status="running")  # started_at: none yet, or now
 
-    assert fail_if_abandoned(reply_id) is False
+    assert fail_if_overdue(reply_id) is False
     assert Message.objects.get(pk=reply_id).status == "running"
