@@ -52,9 +52,6 @@ logger = logging.getLogger(__name__)
 
 # Past its deadline a run still stores its end and publishes it: a few seconds.
 OVERDUE_GRACE_SECONDS = 15
-# A runner proves it is alive this often; missing for the TTL, it is taken for dead.
-HEARTBEAT_SECONDS = 5.0
-HEARTBEAT_TTL_SECONDS = 20
 # A pending reply queued longer than this is queued again (its task may be lost).
 REQUEUE_AFTER_SECONDS = 30
 
@@ -110,7 +107,8 @@ def _heartbeat_key(runner: str) -> str:
 
 def heartbeat() -> None:
     try:
-        cache.set(_heartbeat_key(runner_id()), 1, timeout=HEARTBEAT_TTL_SECONDS)
+        # Missing for four beats, the runner is taken for dead.
+        cache.set(_heartbeat_key(runner_id()), 1, timeout=max(1, round(4 * settings.REPLY_HEARTBEAT_SECONDS)))
     except Exception:  # the cache is down: the sweep then takes nobody for dead either
         logger.warning("reply runner heartbeat not stored", exc_info=True)
 
@@ -286,7 +284,7 @@ def ensure_watchdog(requeue: Requeue) -> None:
 def _watch(requeue: Requeue) -> None:
     next_sweep = time.monotonic() + settings.REPLY_SWEEP_SECONDS
     while True:
-        time.sleep(min(HEARTBEAT_SECONDS, settings.REPLY_SWEEP_SECONDS))
+        time.sleep(min(settings.REPLY_HEARTBEAT_SECONDS, settings.REPLY_SWEEP_SECONDS))
         heartbeat()
         if time.monotonic() < next_sweep:
             continue

@@ -211,6 +211,9 @@ REPLY_CHECKPOINT_SECONDS = env_float("REPLY_CHECKPOINT_SECONDS", 5.0, minimum=0.
 # replies: it queues again a reply whose task was lost (a broker restarted without
 # persistence) or whose worker died, and fails one past its deadline.
 REPLY_SWEEP_SECONDS = env_float("REPLY_SWEEP_SECONDS", 10.0, minimum=0.0)  # 0: no watchdog
+# A process running replies proves it is alive this often (in the shared cache); silent
+# for four times as long, its running replies are taken over.
+REPLY_HEARTBEAT_SECONDS = env_float("REPLY_HEARTBEAT_SECONDS", 5.0, minimum=0.1)
 
 # --- Reply event log (streaming) -----------------------------------------------------
 # Redis Streams when Redis is configured; unset, the Redis of CACHE_URL or the broker.

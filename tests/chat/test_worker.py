@@ -7,6 +7,7 @@ import subprocess
 import sys
 import time
 from pathlib import Path
+from typing import Any
 
 import pytest
 from django.db import connection
@@ -20,31 +21,40 @@ REPO = Path(__file__).resolve().parents[2]
 BROKER = os.environ.get("CI_REDIS_URL", "redis://127.0.0.1:6379/14")
 
 
-@pytest.fixture
-def worker(tmp_path):
+def start_worker(log: Path, *args: str, **env: str) -> subprocess.Popen[bytes]:
     if connection.vendor != "postgresql":
         pytest.skip("needs DATABASE_URL=postgres://...")
     database = connection.settings_dict
     url = f"postgres://{database['USER']}@{database['HOST']}:{database['PORT']}/{database['NAME']}"
-    env = {**os.environ, "DATABASE_URL": url, "CELERY_BROKER_URL": BROKER}
     process = subprocess.Popen(
-        [sys.executable, "-m", "celery", "-A", "lifeassistant", "worker", "--pool=solo", "--concurrency=1", "-l", "warning"],
+        [sys.executable, "-m", "celery", "-A", "lifeassistant", "worker", "-l", "warning", *args],
         cwd=REPO,
-        env=env,
-        stdout=(tmp_path / "worker.log").open("w"),
+        env={**os.environ, "DATABASE_URL": url, "CELERY_BROKER_URL": BROKER, **env},
+        stdout=log.open("a"),
         stderr=subprocess.STDOUT,
     )
-    process.log = tmp_path / "worker.log"  # type: ignore[attr-defined]
+    process.log = log  # type: ignore[attr-defined]
+    return process
+
+
+def stop_worker(process: subprocess.Popen[bytes]) -> None:
+    process.terminate()
+    try:
+        process.wait(timeout=20)
+    except subprocess.TimeoutExpired:
+        process.kill()
+        process.wait()
+
+
+@pytest.fixture
+def worker(tmp_path):
+    process = start_worker(tmp_path / "worker.log", "--pool=solo", "--concurrency=1")
     use_broker(BROKER, eager=False)
     try:
         yield process
     finally:
         use_broker("memory://", eager=True)
-        process.terminate()
-        try:
-            process.wait(timeout=20)
-        except subprocess.TimeoutExpired:
-            process.kill()
+        stop_worker(process)
 
 
 def use_broker(url: str, *, eager: bool) -> None:
@@ -91,3 +101,76 @@ def test_a_redelivered_task_does_not_answer_twice(worker, api, shipped_skills):
     again = Message.objects.get(pk=reply_id)
     assert again.finished_at == first.finished_at
     assert again.content == first.content
+
+
+def _post_many(user: Any, count: int) -> list[int]:
+    """``count`` people's messages at once (through the message service: the API's
+    per-user rate limit is not what is tested here)."""
+    from chat.models import Conversation
+    from chat.services import submit_message
+
+    ids = []
+    for n in range(count):
+        conversation = Conversation.objects.create(owner=user)
+        submission = submit_message(user=user, conversation=conversation, content=f"Olá, tudo bem? ({n})")
+        ids.append(submission.assistant_message.pk)
+    return ids
+
+
+def _wait_all(ids: list[int], timeout: float) -> tuple[list[Message], int]:
+    """Wait until every reply ended; also the most seen running at once."""
+    deadline = time.monotonic() + timeout
+    most_running = 0
+    while time.monotonic() < deadline:
+        statuses = list(Message.objects.filter(pk__in=ids).values_list("status", flat=True))
+        most_running = max(most_running, statuses.count("running"))
+        if all(status in ("done", "failed", "cancelled") for status in statuses):
+            break
+        time.sleep(0.2)
+    return list(Message.objects.filter(pk__in=ids).order_by("pk")), most_running
+
+
+SLOW_OFFLINE_MODEL = {"LLM_OFFLINE_TOKEN_DELAY_SECONDS": "0.1", "LOG_LEVEL": "WARNING"}
+
+
+def test_one_threads_worker_holds_fifty_replies_at_once_on_a_pool_of_two_connections(tmp_path, user, shipped_skills):
+    """The Procfile's pool: replies wait on the model, not on a database connection."""
+    process = start_worker(tmp_path / "worker.log", "-P", "threads", "-c", "64", DATABASE_POOL_SIZE="2", **SLOW_OFFLINE_MODEL)
+    use_broker(BROKER, eager=False)
+    try:
+        ids = _post_many(user, 50)
+        replies, most_running = _wait_all(ids, timeout=120)
+    finally:
+        use_broker("memory://", eager=True)
+        stop_worker(process)
+
+    log = process.log.read_text()  # type: ignore[attr-defined]
+    assert [reply.status for reply in replies] == ["done"] * 50, log[-3000:]
+    assert most_running >= 25, (most_running, log[-3000:])  # many at once, not two
+
+
+def test_a_killed_worker_s_replies_are_taken_over_and_finished_by_another(tmp_path, user, shipped_skills):
+    """SIGKILL with replies in flight: the next worker's watchdog sees their runner gone,
+    queues them again, and each is answered once, from the start."""
+    cache = BROKER.rsplit("/", 1)[0] + "/15"
+    env = {**SLOW_OFFLINE_MODEL, "CACHE_URL": cache, "REPLY_SWEEP_SECONDS": "1", "REPLY_HEARTBEAT_SECONDS": "0.5"}
+    first = start_worker(tmp_path / "worker.log", "-P", "threads", "-c", "32", **env)
+    use_broker(BROKER, eager=False)
+    second = None
+    try:
+        ids = _post_many(user, 20)
+        deadline = time.monotonic() + 60
+        while Message.objects.filter(pk__in=ids, status="running").count() < 10 and time.monotonic() < deadline:
+            time.sleep(0.1)
+        first.kill()  # no warm shutdown: its replies stay "running", its tasks unacknowledged
+        first.wait()
+        second = start_worker(tmp_path / "worker.log", "-P", "threads", "-c", "32", **env)
+        replies, _ = _wait_all(ids, timeout=120)
+    finally:
+        use_broker("memory://", eager=True)
+        if second is not None:
+            stop_worker(second)
+
+    log = (tmp_path / "worker.log").read_text()
+    assert [reply.status for reply in replies] == ["done"] * 20, log[-3000:]
+    assert "queued again" in log  # taken over by the watchdog, not by the broker's visibility timeout
