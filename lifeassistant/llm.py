@@ -209,6 +209,10 @@ class LitellmStream:
                     # litellm's last chunk, the usage. Asking for one more makes it rebuild
                     # the whole response for its logging a second time (two deep copies and
                     # a logging job), ~10% of a reply's worker CPU, only to stop.
+                    if not self._provider_reported_usage():
+                        # litellm counted it with the model's tokenizer: estimated here
+                        # instead, as the lean reader does (result()).
+                        self._chunks.pop()
                     break
         except broken as exc:
             _reraise_time_limit(exc)
@@ -219,6 +223,12 @@ class LitellmStream:
             raise LLMError(
                 f"The language model stopped in the middle of its answer ({type(exc).__name__}).", code="model_interrupted"
             ) from exc
+
+    def _provider_reported_usage(self) -> bool:
+        """Whether the provider sent a usage: litellm hands it on only in its own last chunk,
+        which it also sends, counted with a tokenizer, when the provider sent none."""
+        raw = getattr(self._wrapper, "chunks", None)
+        return raw is None or any(getattr(chunk, "usage", None) for chunk in raw)
 
     def close(self) -> None:
         provider_stream = getattr(self._wrapper, "completion_stream", None)
@@ -291,13 +301,14 @@ def _cost(response: Any) -> float | None:
     priced = getattr(response, "_hidden_params", {}).get("response_cost")
     if isinstance(priced, (int, float)):
         return float(priced)
-    try:
-        return float(litellm_module().completion_cost(completion_response=response))
-    except Exception:  # unknown price: not an error for the user
-        return None
+    usage = getattr(response, "usage", None)
+    return _price(
+        settings.LLM_MODEL, int(getattr(usage, "prompt_tokens", 0) or 0), int(getattr(usage, "completion_tokens", 0) or 0)
+    )
 
 
 def _price(model: str, prompt_tokens: int, completion_tokens: int) -> float | None:
+    """The cost from litellm's price table (no tokenizer, no response object), None when unknown."""
     if is_offline(model):
         return 0.0
     try:
