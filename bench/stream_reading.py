@@ -114,7 +114,10 @@ def readers(api_base: str) -> dict[str, Callable[[], int]]:
 
     def openai_sdk() -> int:
         stream = sdk.chat.completions.create(
-            model="bench-model", messages=HISTORY, stream=True, stream_options={"include_usage": True}  # type: ignore[arg-type]
+            model="bench-model",
+            messages=[{"role": "user", "content": HISTORY[0]["content"]}],
+            stream=True,
+            stream_options={"include_usage": True},
         )
         pieces = 0
         for chunk in stream:
