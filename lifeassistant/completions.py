@@ -25,6 +25,19 @@ class LLMError(Exception):
         self.code = code
 
 
+class OpenFailed(Exception):
+    """Opening a model call failed; ``transient`` ones are worth another attempt.
+
+    ``name`` is the kind of failure, as litellm's exception class names it. Raised by
+    either reader, turned into an ``LLMError`` by ``llm``'s retries.
+    """
+
+    def __init__(self, name: str, *, transient: bool, detail: str = "") -> None:
+        super().__init__(f"{name}: {detail}" if detail else name)
+        self.name = name
+        self.transient = transient
+
+
 @dataclass(frozen=True)
 class ToolCallRequest:
     """A tool call the model asked for; ``arguments`` is the JSON text as the model wrote it."""

@@ -32,15 +32,17 @@ from collections.abc import Callable, Iterator
 from dataclasses import dataclass
 from pathlib import Path
 from types import ModuleType
-from typing import Any, TypeVar
+from typing import TYPE_CHECKING, Any, TypeVar
 
 from celery.exceptions import SoftTimeLimitExceeded
 from django.conf import settings
 
-from . import litellm_patches, openai_stream
-from .completions import Completion, CompletionStream, LLMError, ToolCallRequest
-from .openai_stream import OpenFailed
+from . import litellm_patches
+from .completions import Completion, CompletionStream, LLMError, OpenFailed, ToolCallRequest
 from .tokens import count_tokens, estimate_text_tokens
+
+if TYPE_CHECKING:
+    from .openai_stream import Endpoint
 
 __all__ = ["Completion", "CompletionStream", "LLMError", "PipelineNote", "ToolCallRequest", "completion", "stream_completion"]
 
@@ -157,6 +159,8 @@ def stream_completion(
     until = math.inf if deadline is None else deadline
     endpoint = _lean_endpoint()
     if endpoint is not None:
+        from . import openai_stream  # httpx and orjson: imported where streams are read, not in the web process
+
         return _open_with_retries(
             lambda seconds: openai_stream.open_stream(
                 endpoint, messages, tools=tools, temperature=temperature, timeout=seconds, deadline=until
@@ -169,11 +173,13 @@ def stream_completion(
     return LitellmStream(wrapper, messages, until)
 
 
-def _lean_endpoint() -> openai_stream.Endpoint | None:
+def _lean_endpoint() -> Endpoint | None:
     """The endpoint the lean reader streams from, None when the stream goes through litellm."""
     if not settings.LLM_LEAN_STREAMING or is_offline():
         return None
     litellm_module()  # loaded and patched before litellm resolves the provider
+    from . import openai_stream
+
     return openai_stream.endpoint_for(settings.LLM_MODEL, settings.LLM_API_BASE, settings.LLM_API_KEY)
 
 

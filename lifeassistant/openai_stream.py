@@ -28,7 +28,7 @@ import httpx
 import orjson
 from httpx_sse import EventSource
 
-from .completions import Completion, LLMError, ToolCallRequest
+from .completions import Completion, LLMError, OpenFailed, ToolCallRequest
 from .tokens import count_tokens, estimate_text_tokens
 
 logger = logging.getLogger(__name__)
@@ -89,18 +89,6 @@ class Endpoint:
     model: str  # the name the provider knows
     provider: str
     headers: dict[str, str]
-
-
-class OpenFailed(Exception):
-    """Opening a stream failed: ``transient`` ones are worth another attempt.
-
-    ``name`` is the kind of failure, as litellm's exception class names it.
-    """
-
-    def __init__(self, name: str, *, transient: bool, detail: str = "") -> None:
-        super().__init__(f"{name}: {detail}" if detail else name)
-        self.name = name
-        self.transient = transient
 
 
 @functools.cache
