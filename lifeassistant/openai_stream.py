@@ -21,7 +21,7 @@ import os
 import threading
 import time
 from collections.abc import Iterator
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import Any
 
 import httpx
@@ -88,7 +88,7 @@ class Endpoint:
     url: str
     model: str  # the name the provider knows
     provider: str
-    headers: dict[str, str]
+    headers: dict[str, str] = field(repr=False)  # holds the key: never in a log line
 
 
 @functools.cache
