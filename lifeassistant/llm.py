@@ -99,6 +99,8 @@ def _load_litellm() -> ModuleType:
 
     register_offline_provider(litellm, OFFLINE_PROVIDER)
     litellm_patches.apply_all(litellm)
+    # The lean stream reader comes with litellm: a worker's parent imports both before it forks.
+    from . import openai_stream  # noqa: F401
     return litellm
 
 
