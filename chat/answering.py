@@ -72,7 +72,6 @@ def answer(message: Message, *, restarted: bool = False, deadline: float | None 
             build_llm_messages(message),
             complete=complete,
             execute=execute,
-            cost_of=llm.response_cost,
             offered=[tool["function"]["name"] for tool in tools],
             max_iterations=settings.TOOL_LOOP_MAX_ITERATIONS,
             time_budget_seconds=min(settings.TOOL_LOOP_TIME_BUDGET_SECONDS, max(0.0, deadline - time.monotonic())),
@@ -156,7 +155,7 @@ def name_conversation(message: Message, reply: str) -> None:
             max_retries=0,
             max_tokens=TITLE_MAX_TOKENS,
         )
-        title = model_title(response.choices[0].message.content or "")
+        title = model_title(response.text)
     except Exception:
         logger.warning("title for conversation %s not generated", conversation.pk, exc_info=True)
         return

@@ -143,12 +143,11 @@ def _cpu_per_reply_both(replies: int) -> dict[str, dict[str, float]]:
 def _answer_without_streaming(message: Message) -> None:
     """The reply as it was stored before streaming: one call, one UPDATE, the light context."""
     response = llm.completion(build_llm_messages(message), temperature=message.temperature)
-    usage: Any = getattr(response, "usage")
     Message.objects.filter(pk=message.pk).update(
         status=Message.Status.DONE,
-        content=response.choices[0].message.content or "",
-        prompt_tokens=usage.prompt_tokens,
-        completion_tokens=usage.completion_tokens,
+        content=response.text,
+        prompt_tokens=response.prompt_tokens,
+        completion_tokens=response.completion_tokens,
         cost=Decimal("0"),
         finished_at=timezone.now(),
     )

@@ -8,12 +8,12 @@ from __future__ import annotations
 
 import json
 import time
-from collections.abc import Callable, Collection, Iterator
+from collections.abc import Callable, Collection
 from dataclasses import dataclass, field
 from typing import Any, Protocol
 
+from lifeassistant.completions import Completion, CompletionStream, LLMError, ToolCallRequest
 from lifeassistant.failures import FailureCode
-from lifeassistant.llm import LLMError
 
 
 @dataclass(frozen=True)
@@ -38,14 +38,6 @@ class LoopResult:
 
 class LoopLimitReached(LLMError):
     """The time budget ran out, or the model would not answer even with tools disabled."""
-
-
-class Stream(Protocol):
-    """A streamed completion (``lifeassistant.llm.CompletionStream``)."""
-
-    def __iter__(self) -> Iterator[str]: ...
-    def close(self) -> None: ...
-    def response(self) -> Any: ...
 
 
 class Progress(Protocol):
@@ -77,9 +69,8 @@ class Silent:
         return False
 
 
-Complete = Callable[[list[dict[str, Any]], bool], Stream]  # (messages, tools enabled) -> stream
+Complete = Callable[[list[dict[str, Any]], bool], CompletionStream]  # (messages, tools enabled) -> stream
 Executor = Callable[[int, str, str, str], "ToolResult"]  # (iteration, call_id, name, arguments)
-Coster = Callable[[Any], float | None]
 
 # Between the text of two model rounds (text before a tool call, then the answer).
 ROUND_SEPARATOR = "\n\n"
@@ -96,7 +87,6 @@ def run_tool_loop(
     *,
     complete: Complete,
     execute: Executor,
-    cost_of: Coster,
     offered: Collection[str],
     max_iterations: int,
     time_budget_seconds: float,
@@ -125,16 +115,15 @@ def run_tool_loop(
             raise LoopLimitReached(
                 f"The assistant ran out of time ({time_budget_seconds:.0f} s) before answering.", code=FailureCode.TIMEOUT
             )
-        text, response = _stream_round(complete(messages, not last_call), progress, separate=bool(texts))
-        _add_usage(result, response, cost_of)
+        text, answer = _stream_round(complete(messages, not last_call), progress, separate=bool(texts))
+        _add_usage(result, answer)
         if text:
             texts.append(text)
         result.content = ROUND_SEPARATOR.join(texts).strip()
         if progress.cancelled():
             result.cancelled = True
             return result
-        choice = response.choices[0].message
-        tool_calls = [] if last_call else list(getattr(choice, "tool_calls", None) or [])
+        tool_calls = [] if last_call else answer.tool_calls
         if not tool_calls:
             if last_call and not result.content:
                 raise LoopLimitReached(
@@ -152,8 +141,7 @@ def run_tool_loop(
             if progress.checkpoint():
                 result.cancelled = True
                 return result
-            name = call.function.name or ""
-            arguments = call.function.arguments or "{}"
+            name, arguments = call.name, call.arguments
             progress.tool_started(name)
             outcome = execute(iteration, call.id, name, arguments) if name in offered else _not_offered(name)
             progress.tool_finished(name, outcome.status)
@@ -162,7 +150,7 @@ def run_tool_loop(
     raise AssertionError("unreachable")  # pragma: no cover - the last call never asks for tools
 
 
-def _stream_round(stream: Stream, progress: Progress, *, separate: bool) -> tuple[str, Any]:
+def _stream_round(stream: CompletionStream, progress: Progress, *, separate: bool) -> tuple[str, Completion]:
     """Read one streamed completion to its end, or until the user stops the reply."""
     pieces: list[str] = []
     try:
@@ -175,7 +163,7 @@ def _stream_round(stream: Stream, progress: Progress, *, separate: bool) -> tupl
                 break
     finally:
         stream.close()
-    return "".join(pieces), stream.response()
+    return "".join(pieces), stream.result()
 
 
 def _not_offered(name: str) -> ToolResult:
@@ -184,20 +172,13 @@ def _not_offered(name: str) -> ToolResult:
     return ToolResult(json.dumps({"error": error}, ensure_ascii=False), "error")
 
 
-def _call_dict(call: Any) -> dict[str, Any]:
-    return {
-        "id": call.id,
-        "type": "function",
-        "function": {"name": call.function.name, "arguments": call.function.arguments or "{}"},
-    }
+def _call_dict(call: ToolCallRequest) -> dict[str, Any]:
+    return {"id": call.id, "type": "function", "function": {"name": call.name, "arguments": call.arguments}}
 
 
-def _add_usage(result: LoopResult, response: Any, cost_of: Coster) -> None:
-    usage = getattr(response, "usage", None)
-    if usage is not None:
-        result.prompt_tokens += int(getattr(usage, "prompt_tokens", 0) or 0)
-        result.completion_tokens += int(getattr(usage, "completion_tokens", 0) or 0)
-    cost = cost_of(response)
-    result.cost = None if cost is None or result.cost is None else result.cost + cost
-    result.model = getattr(response, "model", "") or result.model
+def _add_usage(result: LoopResult, answer: Completion) -> None:
+    result.prompt_tokens += answer.prompt_tokens
+    result.completion_tokens += answer.completion_tokens
+    result.cost = None if answer.cost is None or result.cost is None else result.cost + answer.cost
+    result.model = answer.model or result.model
 

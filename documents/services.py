@@ -74,7 +74,7 @@ def _call_analyzer(system_prompt: str, raw: str) -> str:
         timeout=settings.ANALYZER_TIMEOUT_SECONDS,
         max_retries=0,
     )
-    return response.choices[0].message.content or ""
+    return response.text
 
 
 def attach_documents(message: Any, items: Sequence[ContextItem]) -> list[ChatDocument]:

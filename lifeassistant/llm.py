@@ -5,6 +5,13 @@
 whole pipeline (HTTP parsing aside) runs through the same litellm code paths with no key
 and no network.
 
+Every call returns the project's own ``Completion`` (``completions.py``), never litellm's
+objects. A streamed call to an OpenAI-compatible endpoint (``openai/<name>`` with
+``LLM_API_BASE``, OpenAI, Groq, OpenRouter, vLLM, Ollama's ``/v1`` ...) is read by the
+lean reader (``openai_stream.py``, ~1/100 of litellm's CPU a chunk) unless
+``LLM_LEAN_STREAMING`` is off; litellm still resolves and prices it. Every other
+provider, and every call that is not a stream, goes through litellm.
+
 litellm is imported on the first model call, never at module import: importing it
 costs seconds and ~140 MiB, and the web process does not need it (tokens are
 estimated in ``tokens.py``, context windows read from litellm's bundled JSON). The Celery worker
@@ -13,43 +20,38 @@ imports it once at start-up (``lifeassistant.celery``), before its pool forks.
 
 from __future__ import annotations
 
+import dataclasses
 import functools
 import importlib.util
 import json
 import logging
+import math
 import threading
 import time
-from collections.abc import Iterator
-from contextlib import contextmanager
+from collections.abc import Callable, Iterator
 from dataclasses import dataclass
 from pathlib import Path
 from types import ModuleType
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, TypeVar
 
 from celery.exceptions import SoftTimeLimitExceeded
 from django.conf import settings
 
+from . import litellm_patches
+from .completions import Completion, CompletionStream, LLMError, OpenFailed, ToolCallRequest
 from .failures import FailureCode
 from .tokens import count_tokens, estimate_text_tokens
 
 if TYPE_CHECKING:
-    from litellm import ModelResponse
+    from .openai_stream import Endpoint
+
+__all__ = ["Completion", "CompletionStream", "LLMError", "PipelineNote", "ToolCallRequest", "completion", "stream_completion"]
 
 logger = logging.getLogger(__name__)
 
 OFFLINE_PROVIDER = "offline"
 
-
-class LLMError(Exception):
-    """The model could not produce an answer.
-
-    The message is for the logs and the admin (it names the provider's error class);
-    ``code`` says what kind of failure it was, as ``chat.failures.Failure`` spells it.
-    """
-
-    def __init__(self, message: str, *, code: str = FailureCode.MODEL_UNAVAILABLE) -> None:
-        super().__init__(message)
-        self.code = code
+Opened = TypeVar("Opened")
 
 
 @dataclass(frozen=True)
@@ -84,7 +86,7 @@ def litellm_module() -> ModuleType:
 
 
 def _load_litellm() -> ModuleType:
-    with deferred_pydantic_model_builds():
+    with litellm_patches.deferred_pydantic_model_builds():
         import litellm
 
     # Llama-family names would otherwise download a Hugging Face tokenizer (and stall offline).
@@ -97,130 +99,10 @@ def _load_litellm() -> ModuleType:
     from .offline_model import register_offline_provider  # needs litellm: imported with it
 
     register_offline_provider(litellm, OFFLINE_PROVIDER)
-    skip_the_sdk_type_walk_for_plain_requests()
-    release_the_parsed_anthropic_tokenizer()
-    drop_the_stream_finalizer()
-    price_streams_once_they_end()
+    litellm_patches.apply_all(litellm)
+    # The lean stream reader comes with litellm: a worker's parent imports both before it forks.
+    from . import openai_stream  # noqa: F401
     return litellm
-
-
-@contextmanager
-def deferred_pydantic_model_builds() -> Iterator[None]:
-    """Let pydantic build a model's validator on its first use, not as its class is defined.
-
-    litellm and the OpenAI SDK define a few thousand pydantic models at import, for every
-    provider and endpoint; a chat completion uses a few dozen. Built eagerly they hold
-    ~21 MiB of every worker process (``defer_build`` is pydantic's own per-model option;
-    this sets its default while litellm is imported, and restores it). A model still
-    validates exactly as before: the first validation builds it.
-    """
-    from pydantic._internal import _config
-
-    earlier = _config.config_defaults["defer_build"]
-    _config.config_defaults["defer_build"] = True
-    try:
-        yield
-    finally:
-        _config.config_defaults["defer_build"] = earlier
-
-
-def price_streams_once_they_end() -> None:
-    """Skip litellm's cost estimate of a stream as it opens (idempotent).
-
-    As a streamed call opens, litellm prices the stream wrapper, which has no output yet:
-    it counts the whole prompt with the model's tokenizer (building cl100k, ~40 MiB per
-    process, on the first call) for a figure nothing reads. The cost the project records
-    is priced from the finished response's usage (``response_cost``), as is litellm's
-    end-of-stream log.
-    """
-    from litellm.litellm_core_utils.litellm_logging import Logging
-    from litellm.litellm_core_utils.streaming_handler import CustomStreamWrapper
-
-    price = Logging._response_cost_calculator
-    if getattr(price, "skips_open_streams", False):
-        return
-
-    def _response_cost_calculator(self: Any, result: Any, *args: Any, **kwargs: Any) -> float | None:
-        if isinstance(result, CustomStreamWrapper):
-            return None
-        return price(self, result, *args, **kwargs)
-
-    _response_cost_calculator.skips_open_streams = True  # type: ignore[attr-defined]
-    Logging._response_cost_calculator = _response_cost_calculator  # type: ignore[method-assign]
-
-
-def drop_the_stream_finalizer() -> None:
-    """Remove ``CustomStreamWrapper.__del__``, which sets two context variables.
-
-    A stream wrapper sits in a reference cycle, so the cyclic collector finalizes it at
-    whatever allocation triggers a collection. Up to Python 3.11 that can be an
-    allocation inside ``ContextVar.set`` (asgiref sets every context variable on each
-    sync/async hop); the finalizer's own ``set`` then frees the mapping the outer call is
-    still walking (CPython gh-148891): a segmentation fault, or a context variable such
-    as the decimal context reading back as ``None``. The finalizer restores log
-    correlation ids for abandoned *async* streams only (litellm's docstring: a no-op
-    for sync streams); this project opens sync streams only.
-    """
-    from litellm.litellm_core_utils.streaming_handler import CustomStreamWrapper
-
-    if "__del__" in vars(CustomStreamWrapper):
-        del CustomStreamWrapper.__del__
-
-
-def release_the_parsed_anthropic_tokenizer() -> None:
-    """Drop ``litellm.utils.json_data``: at import litellm parses its bundled Anthropic
-    tokenizer (a 13 MiB dict) only to serialise it again into ``claude_json_str``, which
-    is what its token counting reads; the dict itself is never read again. Every worker
-    process would otherwise carry it."""
-    import litellm.utils
-
-    if isinstance(getattr(litellm.utils, "json_data", None), dict):
-        litellm.utils.json_data = None
-
-
-JSON_SCALARS = (str, int, float, bool, type(None))
-
-
-def is_plain_json(data: object) -> bool:
-    """True when ``data`` holds only dicts with string keys, lists and JSON scalars."""
-    if isinstance(data, JSON_SCALARS):
-        return True
-    if isinstance(data, dict):
-        return all(isinstance(key, str) and is_plain_json(value) for key, value in data.items())
-    if isinstance(data, list):
-        return all(is_plain_json(item) for item in data)
-    return False
-
-
-def skip_the_sdk_type_walk_for_plain_requests() -> None:
-    """Let the OpenAI SDK send a plain-JSON chat request as it is (idempotent).
-
-    Before each chat completion the SDK walks the whole body against its TypedDicts
-    (``openai._utils._transform``) to rename aliased keys, format dates and files, dump
-    pydantic models and turn iterables into lists. The chat completion parameters have
-    no aliases and no formats, so for a body of plain dicts, lists and scalars (what
-    litellm builds from our messages and tools) the walk returns an equal body; it cost
-    ~10 ms of CPU per call, a third of a reply. Any other body still takes the walk.
-    ``tests/lifeassistant/test_llm.py`` checks the two agree on a request with history,
-    tool calls and tools.
-    """
-    from openai._utils import is_given
-    from openai.resources.chat.completions import completions
-
-    walk = completions.maybe_transform
-    if getattr(walk, "skips_plain_json", False):
-        return
-
-    def maybe_transform(data: object, expected_type: object) -> Any:
-        if isinstance(data, dict):
-            # The SDK marks parameters not given with sentinels; the walk drops them too.
-            given = {key: value for key, value in data.items() if is_given(value)}
-            if is_plain_json(given):
-                return given
-        return walk(data, expected_type)
-
-    maybe_transform.skips_plain_json = True  # type: ignore[attr-defined]
-    completions.maybe_transform = maybe_transform
 
 
 def _transient_errors(litellm: ModuleType) -> tuple[type[Exception], ...]:
@@ -245,59 +127,117 @@ def completion(
     timeout: float | None = None,
     max_retries: int | None = None,
     max_tokens: int | None = None,
-) -> ModelResponse:
-    """Call the configured model, retrying transient provider errors with backoff.
+) -> Completion:
+    """Call the configured model (through litellm), retrying transient provider errors with backoff.
 
     ``timeout`` and ``max_retries`` default to ``LLM_TIMEOUT_SECONDS`` and
     ``LLM_MAX_RETRIES``; a call made while a request waits passes a short budget.
     Raises ``LLMError`` once retries are exhausted or the provider refuses the request.
     """
-    kwargs = _call_arguments(
-        messages, tools=tools, temperature=temperature, note=note, response_format=response_format, timeout=timeout
-    )
+    kwargs = _call_arguments(messages, tools=tools, temperature=temperature, note=note, response_format=response_format)
     if max_tokens is not None:
         kwargs["max_tokens"] = max_tokens
-    response: ModelResponse = _with_retries(kwargs, max_retries)
-    return response
+    response = _open_with_retries(
+        lambda seconds: _litellm_call({**kwargs, "timeout": seconds}), timeout=timeout, max_retries=max_retries
+    )
+    usage = getattr(response, "usage", None)
+    reported = bool(usage and (usage.prompt_tokens or usage.completion_tokens))
+    return _completion_of(response, usage_reported=reported, cost=_cost(response))
 
 
-class CompletionStream:
-    """One streamed completion: iterate it for the text as it arrives, then ``response()``.
+def stream_completion(
+    messages: list[dict[str, Any]],
+    *,
+    tools: list[dict[str, Any]] | None = None,
+    temperature: float | None = None,
+    note: PipelineNote | None = None,
+    deadline: float | None = None,
+) -> CompletionStream:
+    """``completion`` as a stream (usage included); opening it is retried like a call.
+
+    ``deadline`` (a ``time.monotonic()`` instant) bounds the whole call: no attempt
+    starts or waits past it, and a stream still running then is closed and fails with
+    ``LLMError(code=FailureCode.TIMEOUT)``; the text read so far stays in ``result()``.
+    """
+    until = math.inf if deadline is None else deadline
+    endpoint = _lean_endpoint()
+    if endpoint is not None:
+        from . import openai_stream  # httpx and orjson: imported where streams are read, not in the web process
+
+        return _open_with_retries(
+            lambda seconds: openai_stream.open_stream(
+                endpoint, messages, tools=tools, temperature=temperature, timeout=seconds, deadline=until
+            ),
+            deadline=until,
+        )
+    kwargs = _call_arguments(messages, tools=tools, temperature=temperature, note=note)
+    kwargs.update(stream=True, stream_options={"include_usage": True})
+    wrapper = _open_with_retries(lambda seconds: _litellm_call({**kwargs, "timeout": seconds}), deadline=until)
+    return LitellmStream(wrapper, messages, until)
+
+
+def _lean_endpoint() -> Endpoint | None:
+    """The endpoint the lean reader streams from, None when the stream goes through litellm."""
+    if not settings.LLM_LEAN_STREAMING or is_offline():
+        return None
+    litellm_module()  # loaded and patched before litellm resolves the provider
+    from . import openai_stream
+
+    return openai_stream.endpoint_for(settings.LLM_MODEL, settings.LLM_API_BASE, settings.LLM_API_KEY)
+
+
+class LitellmStream:
+    """A stream read through litellm: iterate it for the text as it arrives, then ``result()``.
 
     ``close()`` closes the provider connection, so a stopped reply stops costing tokens.
     """
 
-    def __init__(self, wrapper: Any, messages: list[dict[str, Any]], deadline: float | None = None) -> None:
+    def __init__(self, wrapper: Any, messages: list[dict[str, Any]], deadline: float = math.inf) -> None:
         self._wrapper = wrapper
         self._messages = messages
-        self._chunks: list[Any] = []
         self._deadline = deadline
+        self._chunks: list[Any] = []
+        self._broken = False
 
     def __iter__(self) -> Iterator[str]:
         import openai  # already imported by litellm
 
         # What can break an open stream: the transient errors, or a provider error mid-answer.
         broken: tuple[type[Exception], ...] = (*_transient_errors(litellm_module()), openai.OpenAIError)
+        deadline, clock = self._deadline, time.monotonic
         try:
             for chunk in self._wrapper:
+                if clock() > deadline:
+                    self.close()
+                    raise LLMError("The language model did not finish before the reply's deadline.", code=FailureCode.TIMEOUT)
                 self._chunks.append(chunk)
                 text = chunk.choices[0].delta.content if chunk.choices else None
                 if text:
                     yield text
-                if self._deadline is not None and time.monotonic() > self._deadline:
-                    self.close()
-                    raise LLMError("The reply's deadline passed while the model was answering.", code=FailureCode.TIMEOUT)
                 if self._wrapper.sent_stream_usage:
                     # litellm's last chunk, the usage. Asking for one more makes it rebuild
                     # the whole response for its logging a second time (two deep copies and
                     # a logging job), ~10% of a reply's worker CPU, only to stop.
+                    if not self._provider_reported_usage():
+                        # litellm counted it with the model's tokenizer: estimated here
+                        # instead, as the lean reader does (result()).
+                        self._chunks.pop()
                     break
         except broken as exc:
             _reraise_time_limit(exc)
+            self._broken = True
+            if clock() > deadline:
+                raise LLMError("The language model did not finish before the reply's deadline.", code=FailureCode.TIMEOUT) from exc
             # Text already reached the user, so a retry would repeat it: the reply fails instead.
             raise LLMError(
-                f"The language model stopped in the middle of its answer ({type(exc).__name__}).", code="model_interrupted"
+                f"The language model stopped in the middle of its answer ({type(exc).__name__}).", code=FailureCode.MODEL_INTERRUPTED
             ) from exc
+
+    def _provider_reported_usage(self) -> bool:
+        """Whether the provider sent a usage: litellm hands it on only in its own last chunk,
+        which it also sends, counted with a tokenizer, when the provider sent none."""
+        raw = getattr(self._wrapper, "chunks", None)
+        return raw is None or any(getattr(chunk, "usage", None) for chunk in raw)
 
     def close(self) -> None:
         provider_stream = getattr(self._wrapper, "completion_stream", None)
@@ -308,24 +248,26 @@ class CompletionStream:
             except Exception:  # closing a half-read connection is best effort
                 logger.debug("closing the model stream failed", exc_info=True)
 
-    def response(self) -> ModelResponse:
-        """The chunks read so far as one response: text, tool calls and usage.
+    def result(self) -> Completion:
+        """The chunks read so far as one completion: text, tool calls and usage.
 
         A stream closed early (a stopped reply) has no usage chunk: the usage is then
         estimated here (``lifeassistant.tokens``). litellm would count it with tiktoken,
         loading an encoding into the worker for good (+38 MiB per Celery child).
         """
         litellm = litellm_module()
-        if not self._chunks:
-            empty: ModelResponse = litellm.ModelResponse(
-                choices=[{"index": 0, "message": {"role": "assistant", "content": ""}}]
-            )
-            return empty
         chunks = self._chunks
-        if not any(getattr(chunk, "usage", None) for chunk in chunks):
+        if not chunks:
+            prompt = count_tokens(messages=self._messages)
+            return Completion(prompt_tokens=prompt, model=settings.LLM_MODEL, cost=_price(settings.LLM_MODEL, prompt, 0))
+        reported = any(getattr(chunk, "usage", None) for chunk in chunks)
+        if not reported:
             chunks = [*chunks, self._estimated_usage_chunk(litellm)]
-        built: ModelResponse = litellm.stream_chunk_builder(chunks, messages=self._messages)
-        return built
+        built = litellm.stream_chunk_builder(chunks, messages=self._messages)
+        completion = _completion_of(built, usage_reported=reported, cost=_cost(built))
+        if self._broken:  # litellm's builder says "stop" for a stream that broke
+            completion = dataclasses.replace(completion, finish_reason=None)
+        return completion
 
     def _estimated_usage_chunk(self, litellm: Any) -> Any:
         text = "".join(
@@ -340,27 +282,51 @@ class CompletionStream:
         )
 
 
-def stream_completion(
-    messages: list[dict[str, Any]],
-    *,
-    tools: list[dict[str, Any]] | None = None,
-    temperature: float | None = None,
-    note: PipelineNote | None = None,
-    deadline: float | None = None,
-) -> CompletionStream:
-    """``completion`` as a stream (usage included); opening it is retried like a call.
+def _completion_of(response: Any, *, usage_reported: bool, cost: float | None) -> Completion:
+    """litellm's response in the project's terms."""
+    choice = response.choices[0] if response.choices else None
+    message = getattr(choice, "message", None)
+    usage = getattr(response, "usage", None)
+    return Completion(
+        text=getattr(message, "content", None) or "",
+        tool_calls=[
+            ToolCallRequest(id=call.id or "", name=call.function.name or "", arguments=call.function.arguments or "{}")
+            for call in getattr(message, "tool_calls", None) or []
+        ],
+        finish_reason=getattr(choice, "finish_reason", None),
+        prompt_tokens=int(getattr(usage, "prompt_tokens", 0) or 0),
+        completion_tokens=int(getattr(usage, "completion_tokens", 0) or 0),
+        usage_reported=usage_reported,
+        model=getattr(response, "model", None) or "",
+        cost=cost,
+    )
 
-    ``deadline`` (``time.monotonic``) bounds the whole stream: a silent model waits at most
-    until then, and a stream still going then is cut (``LLMError`` with ``timeout``)."""
-    timeout = None
-    if deadline is not None:
-        remaining = deadline - time.monotonic()
-        if remaining <= 0:
-            raise LLMError("The reply's deadline passed before the model was asked.", code=FailureCode.TIMEOUT)
-        timeout = min(settings.LLM_TIMEOUT_SECONDS, remaining)
-    kwargs = _call_arguments(messages, tools=tools, temperature=temperature, note=note, timeout=timeout)
-    kwargs.update(stream=True, stream_options={"include_usage": True})
-    return CompletionStream(_with_retries(kwargs), messages, deadline)
+
+def _cost(response: Any) -> float | None:
+    """The provider cost of a litellm response in USD, or None when litellm has no price for it."""
+    if is_offline():
+        return 0.0
+    # stream_chunk_builder priced the streamed response already: not twice per model call.
+    priced = getattr(response, "_hidden_params", {}).get("response_cost")
+    if isinstance(priced, (int, float)):
+        return float(priced)
+    usage = getattr(response, "usage", None)
+    return _price(
+        settings.LLM_MODEL, int(getattr(usage, "prompt_tokens", 0) or 0), int(getattr(usage, "completion_tokens", 0) or 0)
+    )
+
+
+def _price(model: str, prompt_tokens: int, completion_tokens: int) -> float | None:
+    """The cost from litellm's price table (no tokenizer, no response object), None when unknown."""
+    if is_offline(model):
+        return 0.0
+    try:
+        prompt_cost, completion_cost = litellm_module().cost_per_token(
+            model=model, prompt_tokens=prompt_tokens, completion_tokens=completion_tokens
+        )
+    except Exception:  # unknown price: not an error for the user
+        return None
+    return float(prompt_cost + completion_cost)
 
 
 def _call_arguments(
@@ -370,12 +336,10 @@ def _call_arguments(
     temperature: float | None,
     note: PipelineNote | None,
     response_format: dict[str, Any] | None = None,
-    timeout: float | None = None,
 ) -> dict[str, Any]:
     kwargs: dict[str, Any] = {
         "model": settings.LLM_MODEL,
         "messages": messages,
-        "timeout": timeout or settings.LLM_TIMEOUT_SECONDS,
         "num_retries": 0,  # retries are ours, so they are counted and logged in one place
     }
     if tools:
@@ -393,27 +357,52 @@ def _call_arguments(
     return kwargs
 
 
-def _with_retries(kwargs: dict[str, Any], max_retries: int | None = None) -> Any:
+def _litellm_call(kwargs: dict[str, Any]) -> Any:
+    """One litellm call; its failures sorted into worth-retrying and refused."""
     import openai  # already imported by litellm; litellm's provider errors all derive from it
 
     litellm = litellm_module()
-    transient = _transient_errors(litellm)
+    try:
+        return litellm.completion(**kwargs)
+    except _transient_errors(litellm) as exc:
+        _reraise_time_limit(exc)
+        raise OpenFailed(type(exc).__name__, transient=True) from exc
+    except openai.OpenAIError as exc:
+        raise OpenFailed(type(exc).__name__, transient=False) from exc
+
+
+def _open_with_retries(
+    open_once: Callable[[float], Opened],
+    *,
+    timeout: float | None = None,
+    max_retries: int | None = None,
+    deadline: float = math.inf,
+) -> Opened:
+    """``open_once(seconds)``, retried with backoff while its failures are transient.
+
+    Each attempt gets ``timeout`` (``LLM_TIMEOUT_SECONDS``) seconds, or what is left
+    before ``deadline``; past the deadline the call fails with the ``timeout`` code.
+    """
+    seconds = timeout or settings.LLM_TIMEOUT_SECONDS
     attempts = (settings.LLM_MAX_RETRIES if max_retries is None else max_retries) + 1
     for attempt in range(1, attempts + 1):
+        left = deadline - time.monotonic()
+        if left <= 0:
+            raise LLMError("The language model did not answer before the reply's deadline.", code=FailureCode.TIMEOUT)
         try:
-            return litellm.completion(**kwargs)
-        except transient as exc:
-            _reraise_time_limit(exc)
-            if attempt == attempts:
+            return open_once(min(seconds, left))
+        except OpenFailed as exc:
+            if not exc.transient:
+                raise LLMError(f"The language model refused the request ({exc.name}).", code=FailureCode.MODEL_REFUSED) from exc
+            if time.monotonic() >= deadline:
                 raise LLMError(
-                    f"The language model is unavailable ({type(exc).__name__}) after {attempts} attempts."
+                    f"The language model did not answer before the reply's deadline ({exc.name}).", code=FailureCode.TIMEOUT
                 ) from exc
-            delay = settings.LLM_RETRY_BACKOFF_SECONDS * 2 ** (attempt - 1)
-            logger.warning("llm transient error %s, attempt %d/%d, retrying in %.1fs",
-                           type(exc).__name__, attempt, attempts, delay)
+            if attempt == attempts:
+                raise LLMError(f"The language model is unavailable ({exc.name}) after {attempts} attempts.") from exc
+            delay = min(settings.LLM_RETRY_BACKOFF_SECONDS * 2 ** (attempt - 1), max(deadline - time.monotonic(), 0))
+            logger.warning("llm transient error %s, attempt %d/%d, retrying in %.1fs", exc.name, attempt, attempts, delay)
             time.sleep(delay)
-        except openai.OpenAIError as exc:
-            raise LLMError(f"The language model refused the request ({type(exc).__name__}).", code="model_refused") from exc
     raise AssertionError("unreachable")  # pragma: no cover
 
 
@@ -454,17 +443,3 @@ def _known_context_window(model: str) -> int | None:
             if window:
                 return int(window)
     return None
-
-
-def response_cost(response: ModelResponse) -> float | None:
-    """The provider cost of a response in USD, or None when litellm has no price for it."""
-    if is_offline():
-        return 0.0
-    # stream_chunk_builder priced the streamed response already: not twice per model call.
-    priced = getattr(response, "_hidden_params", {}).get("response_cost")
-    if isinstance(priced, (int, float)):
-        return float(priced)
-    try:
-        return float(litellm_module().completion_cost(completion_response=response))
-    except Exception:  # unknown price: not an error for the user
-        return None

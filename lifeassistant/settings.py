@@ -240,6 +240,9 @@ LLM_API_KEY = env_str("LLM_API_KEY", "")
 LLM_TIMEOUT_SECONDS = env_float("LLM_TIMEOUT_SECONDS", 60.0, minimum=1.0)
 LLM_MAX_RETRIES = env_int("LLM_MAX_RETRIES", 2, minimum=0, maximum=10)
 LLM_RETRY_BACKOFF_SECONDS = env_float("LLM_RETRY_BACKOFF_SECONDS", 1.0, minimum=0.0)
+# Streams from OpenAI-compatible endpoints are read by the lean reader (lifeassistant/openai_stream.py),
+# not litellm's wrapper: ~1/100 of the CPU a chunk. Off: every call goes through litellm.
+LLM_LEAN_STREAMING = env_bool("LLM_LEAN_STREAMING", True)
 # Used when litellm does not know the model's context window (custom or retired models).
 LLM_MAX_INPUT_TOKENS = env_int("LLM_MAX_INPUT_TOKENS", 128_000, minimum=1_000)
 # The offline model streams its answer a word at a time, this far apart (0 = at once).

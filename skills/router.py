@@ -70,8 +70,7 @@ def route(text: str, skills: Sequence[SkillDefinition], preferences: Mapping[str
     except LLMError as exc:
         logger.warning("semantic router unavailable: %s", exc)
         return None
-    answer = response.choices[0].message.content or ""
-    return parse_router_answer(answer, {s.name for s in candidates})
+    return parse_router_answer(response.text, {s.name for s in candidates})
 
 
 def semantic_router() -> Router | None:

@@ -17,21 +17,35 @@ from __future__ import annotations
 
 import json
 import re
+import socket
 import threading
 import time
 from collections import deque
 from collections.abc import Iterator
+from dataclasses import dataclass
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 from typing import Any
 
 import pytest
 
 
+@dataclass(frozen=True)
+class RecordedStream:
+    """A provider's stream as it came over the wire: its ``data:`` events, byte for byte.
+
+    Sent with chunked transfer encoding, as providers send streams; ``cut`` closes the
+    connection after the last event, with no end to the body (a connection lost mid-answer).
+    """
+
+    events: tuple[bytes, ...]
+    cut: bool = False
+
+
 class ScriptedLLM:
     """The queue of scripted replies and the log of received requests."""
 
     def __init__(self) -> None:
-        self._script: deque[tuple[int, dict[str, Any]]] = deque()
+        self._script: deque[tuple[int, Any]] = deque()
         self.requests: list[dict[str, Any]] = []
         self._lock = threading.Lock()
         self._calls = 0
@@ -84,6 +98,10 @@ class ScriptedLLM:
         message = {"role": "assistant", "content": None, "tool_calls": tool_calls}
         self._script.append((200, self._completion(message, "tool_calls", prompt_tokens, completion_tokens)))
 
+    def replay(self, recorded: RecordedStream) -> None:
+        """The next streamed completion is ``recorded``, sent as it is."""
+        self._script.append((200, recorded))
+
     def reply_error(self, status: int, message: str = "scripted failure", *, times: int = 1) -> None:
         """The next ``times`` requests fail with HTTP ``status``."""
         body = {"error": {"message": message, "type": "server_error", "code": status}}
@@ -108,7 +126,7 @@ class ScriptedLLM:
 
     # -- serving ---------------------------------------------------------------
 
-    def next_reply(self, body: dict[str, Any]) -> tuple[int, dict[str, Any]]:
+    def next_reply(self, body: dict[str, Any]) -> tuple[int, Any]:
         with self._lock:
             self.requests.append(body)
             if not self._script:
@@ -179,7 +197,9 @@ def _handler_for(script: ScriptedLLM) -> type[BaseHTTPRequestHandler]:
                 time.sleep(stall)
                 script.stalls_finished.set()
             status, payload = script.next_reply(body)
-            if status == 200 and body.get("stream"):
+            if isinstance(payload, RecordedStream):
+                self._replay(payload)
+            elif status == 200 and body.get("stream"):
                 include_usage = bool((body.get("stream_options") or {}).get("include_usage"))
                 self._stream(script.chunks(payload, include_usage=include_usage))
             else:
@@ -200,6 +220,27 @@ def _handler_for(script: ScriptedLLM) -> type[BaseHTTPRequestHandler]:
                     self.wfile.flush()
                 self.wfile.write(b"data: [DONE]\n\n")
                 self.wfile.flush()
+            except (BrokenPipeError, ConnectionResetError):
+                with script._lock:
+                    script.streams_closed_early += 1
+
+        def _replay(self, recorded: RecordedStream) -> None:
+            self.send_response(200)
+            self.send_header("Content-Type", "text/event-stream; charset=utf-8")
+            self.send_header("Transfer-Encoding", "chunked")
+            self.end_headers()
+            self.close_connection = True
+            try:
+                for number, event in enumerate(recorded.events):
+                    if number and script.token_delay:
+                        time.sleep(script.token_delay)
+                    self.wfile.write(b"%x\r\n%s\r\n" % (len(event), event))
+                    self.wfile.flush()
+                if recorded.cut:
+                    self.connection.shutdown(socket.SHUT_RDWR)
+                else:
+                    self.wfile.write(b"0\r\n\r\n")
+                    self.wfile.flush()
             except (BrokenPipeError, ConnectionResetError):
                 with script._lock:
                     script.streams_closed_early += 1

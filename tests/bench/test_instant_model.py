@@ -31,14 +31,14 @@ def instant(request: pytest.FixtureRequest) -> Iterator[None]:
 def test_a_streamed_call_reads_the_answer_word_by_word_with_its_usage() -> None:
     stream = llm.stream_completion([{"role": "user", "content": "oi"}])
     pieces = list(stream)
-    response = stream.response()
+    answer = stream.result()
 
     assert pieces == ["Anotado! ", "Algo ", "mais?"]
-    assert response.choices[0].message.content == ANSWER_TEXT
-    assert response.usage.prompt_tokens == USAGE["prompt_tokens"]
+    assert answer.text == ANSWER_TEXT
+    assert answer.prompt_tokens == USAGE["prompt_tokens"]
 
 
 @pytest.mark.usefixtures("instant")
 def test_a_plain_call_gets_the_same_answer() -> None:
     response = llm.completion([{"role": "user", "content": "oi"}])
-    assert response.choices[0].message.content == ANSWER_TEXT
+    assert response.text == ANSWER_TEXT

@@ -53,6 +53,7 @@ def test_offline_an_untitled_conversation_is_named_from_the_first_message(api, s
 @pytest.mark.django_db
 def test_with_a_model_the_first_reply_names_the_conversation_once(api, send, shipped_skills, settings, monkeypatch):
     settings.LLM_MODEL = "gpt-4o-mini"
+    settings.LLM_LEAN_STREAMING = False  # litellm's mock_response stands in for the provider
     monkeypatch.setattr(litellm, "completion", functools.partial(litellm.completion, mock_response='"Finanças do mês."'))
     conversation = api.post("/api/v1/conversations/", {}, format="json").json()
     send(api, conversation["id"], {"content": "Quero organizar minhas finanças"})
@@ -67,6 +68,7 @@ def test_with_a_model_the_first_reply_names_the_conversation_once(api, send, shi
 @pytest.mark.django_db
 def test_a_title_the_user_set_is_never_replaced(api, send, shipped_skills, settings, monkeypatch):
     settings.LLM_MODEL = "gpt-4o-mini"
+    settings.LLM_LEAN_STREAMING = False  # litellm's mock_response stands in for the provider
     monkeypatch.setattr(litellm, "completion", functools.partial(litellm.completion, mock_response="Título do modelo"))
     named = api.post("/api/v1/conversations/", {"title": "Meu nome"}, format="json").json()
     send(api, named["id"], {"content": "Quero organizar minhas finanças"})
@@ -88,6 +90,7 @@ def test_a_title_the_user_set_is_never_replaced(api, send, shipped_skills, setti
 @pytest.mark.django_db
 def test_a_failing_title_call_does_not_fail_the_reply(api, send, shipped_skills, settings, monkeypatch):
     settings.LLM_MODEL = "gpt-4o-mini"
+    settings.LLM_LEAN_STREAMING = False  # litellm's mock_response stands in for the provider
     monkeypatch.setattr("chat.answering.model_title", lambda answer: 1 / 0)
     monkeypatch.setattr(litellm, "completion", functools.partial(litellm.completion, mock_response="Anotado!"))
     conversation = api.post("/api/v1/conversations/", {}, format="json").json()

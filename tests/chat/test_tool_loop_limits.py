@@ -4,20 +4,20 @@ from __future__ import annotations
 
 import json
 from collections.abc import Iterator
-from types import SimpleNamespace
 from typing import Any
 
 import pytest
 
 from chat.tool_loop import LoopLimitReached, ToolResult, run_tool_loop
+from lifeassistant.completions import Completion, ToolCallRequest
 
 
 class FakeStream:
     """A streamed completion of ``pieces`` that ends in ``tool_calls`` (or plain text)."""
 
-    def __init__(self, pieces: list[str], tool_calls: list[Any] | None = None) -> None:
+    def __init__(self, pieces: list[str], tool_calls: list[ToolCallRequest] | None = None) -> None:
         self.pieces = pieces
-        self.tool_calls = tool_calls
+        self.tool_calls = tool_calls or []
         self.read: list[str] = []
         self.closed = False
 
@@ -29,14 +29,20 @@ class FakeStream:
     def close(self) -> None:
         self.closed = True
 
-    def response(self) -> Any:
-        message = SimpleNamespace(content="".join(self.read) or None, tool_calls=self.tool_calls)
-        usage = SimpleNamespace(prompt_tokens=10, completion_tokens=len(self.read))
-        return SimpleNamespace(choices=[SimpleNamespace(message=message)], usage=usage, model="m")
+    def result(self) -> Completion:
+        return Completion(
+            text="".join(self.read),
+            tool_calls=self.tool_calls,
+            prompt_tokens=10,
+            completion_tokens=len(self.read),
+            usage_reported=True,
+            model="m",
+            cost=0.0,
+        )
 
 
-def tool_call(call_id: str, name: str = "get_finance_summary") -> Any:
-    return SimpleNamespace(id=call_id, function=SimpleNamespace(name=name, arguments="{}"))
+def tool_call(call_id: str, name: str = "get_finance_summary") -> ToolCallRequest:
+    return ToolCallRequest(id=call_id, name=name, arguments="{}")
 
 
 class Recorder:
@@ -81,7 +87,6 @@ def run(complete: Any, **overrides: Any) -> Any:
     arguments: dict[str, Any] = {
         "complete": complete,
         "execute": lambda *args: ToolResult("{}", "ok"),
-        "cost_of": lambda response: 0.0,
         "offered": ["get_finance_summary"],
         "max_iterations": 5,
         "time_budget_seconds": 90,
@@ -132,7 +137,6 @@ def test_a_tool_not_offered_this_turn_is_an_error_for_the_model_and_never_runs()
         messages,
         complete=lambda messages, tools_enabled: next(script),
         execute=lambda iteration, call_id, name, arguments: executed.append(name) or ToolResult("{}", "ok"),
-        cost_of=lambda response: 0.0,
         offered=["get_finance_summary"],
         max_iterations=5,
         time_budget_seconds=90,

@@ -72,6 +72,7 @@ def _model_messages(reply):
 
 def test_a_short_message_makes_no_model_call_and_no_document(api, conversation, send, shipped_skills, settings, monkeypatch):
     settings.LLM_MODEL = "gpt-4o-mini"
+    settings.LLM_LEAN_STREAMING = False  # litellm's mock_response stands in for the provider
     calls = []
     original = litellm.completion
     monkeypatch.setattr(litellm, "completion", lambda **kw: calls.append(kw) or original(**kw, mock_response="ok"))
@@ -82,6 +83,7 @@ def test_a_short_message_makes_no_model_call_and_no_document(api, conversation, 
 
 def test_an_invalid_analyzer_answer_keeps_the_message_whole(api, conversation, send, shipped_skills, settings, monkeypatch, small_window):
     settings.LLM_MODEL = "gpt-4o-mini"
+    settings.LLM_LEAN_STREAMING = False  # litellm's mock_response stands in for the provider
     answers = ["this is not json", "Resposta final."]
     original = litellm.completion
     monkeypatch.setattr(litellm, "completion", lambda **kw: original(**kw, mock_response=answers.pop(0)))
@@ -92,6 +94,7 @@ def test_an_invalid_analyzer_answer_keeps_the_message_whole(api, conversation, s
 
 def test_a_valid_analyzer_answer_sets_the_intent_and_documents_of_large_prose(api, conversation, send, shipped_skills, settings, monkeypatch, small_window):
     settings.LLM_MODEL = "gpt-4o-mini"
+    settings.LLM_LEAN_STREAMING = False  # litellm's mock_response stands in for the provider
     analysis = {
         "detectedLanguage": "pt",
         "intent": "Organizar a semana com calma.",

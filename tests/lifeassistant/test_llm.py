@@ -17,17 +17,18 @@ def test_the_offline_model_says_it_is_offline_and_shows_the_pipeline():
         temperature=0.3,
         note=llm.PipelineNote(skills=("finance",), reason="trigger"),
     )
-    text = response.choices[0].message.content
+    text = response.text
     assert "No language model is configured" in text
     assert "Skills: finance (trigger)" in text
     assert "Tools offered: create_expense" in text
     assert "Temperature: 0.3" in text
-    assert response.usage.prompt_tokens > 0
+    assert response.prompt_tokens > 0 and response.usage_reported
+    assert response.cost == 0.0
 
 
 def test_the_offline_model_is_deterministic():
     messages = [{"role": "user", "content": "oi"}]
-    assert llm.completion(messages).choices[0].message.content == llm.completion(messages).choices[0].message.content
+    assert llm.completion(messages).text == llm.completion(messages).text
 
 
 def test_it_retries_transient_errors_then_fails_clearly(settings, monkeypatch):
@@ -156,6 +157,7 @@ def test_a_stream_the_garbage_collector_finalizes_sets_no_context_variable(setti
     and the nested set then freed the mapping that call was walking (a segmentation
     fault in the PostgreSQL suite, the decimal context reading back as None)."""
     settings.LLM_MODEL = "gpt-4o-mini"
+    settings.LLM_LEAN_STREAMING = False  # litellm's own stream wrapper is the one finalized
     llm.litellm_module()
     from litellm._logging import session_id_var, trace_id_var
 
@@ -177,10 +179,12 @@ def test_a_stream_the_garbage_collector_finalizes_sets_no_context_variable(setti
     assert trace_id_var not in touched and session_id_var not in touched
 
 
-def test_a_streamed_call_counts_no_tokens_when_the_provider_reports_its_usage(scripted_llm, monkeypatch) -> None:
+@pytest.mark.parametrize("lean", [True, False], ids=["lean", "litellm"])
+def test_a_streamed_call_counts_no_tokens_when_the_provider_reports_its_usage(scripted_llm, settings, monkeypatch, lean) -> None:
     """litellm priced each stream as it opened by counting the whole prompt with the model's
     tokenizer (~40 MiB per worker process, and CPU on every round of the tool loop) for an
     estimate nothing read; the usage the provider reports at the end is what is recorded."""
+    settings.LLM_LEAN_STREAMING = lean
     llm.litellm_module()
     import litellm.cost_calculator
 
@@ -199,17 +203,19 @@ def test_a_streamed_call_counts_no_tokens_when_the_provider_reports_its_usage(sc
     for _ in range(2):
         stream = llm.stream_completion(history)
         text = "".join(stream)
-        response = stream.response()
+        answer = stream.result()
         stream.close()
 
     assert text == "Anotei: R$ 50 no mercado."
-    assert response.usage.prompt_tokens == 950
+    assert answer.prompt_tokens == 950 and answer.usage_reported
     assert counted == []
 
 
-def test_a_stream_stopped_early_estimates_its_usage_without_a_tokenizer(scripted_llm, monkeypatch) -> None:
+@pytest.mark.parametrize("lean", [True, False], ids=["lean", "litellm"])
+def test_a_stream_stopped_early_estimates_its_usage_without_a_tokenizer(scripted_llm, settings, monkeypatch, lean) -> None:
     """A stopped reply's stream has no usage chunk: litellm counted its tokens with tiktoken,
     loading an encoding into the Celery child for good (its RSS went 230 → 268 MiB)."""
+    settings.LLM_LEAN_STREAMING = lean
     llm.litellm_module()
     import litellm.litellm_core_utils.streaming_chunk_builder_utils as builder
 
@@ -223,27 +229,30 @@ def test_a_stream_stopped_early_estimates_its_usage_without_a_tokenizer(scripted
     stream = llm.stream_completion(history)
     first = next(iter(stream))  # the user stops the reply after its first words
     stream.close()
-    response = stream.response()
+    answer = stream.result()
 
-    assert response.choices[0].message.content == first
-    assert response.usage.prompt_tokens > 500  # the long system prompt, estimated
-    assert 0 < response.usage.completion_tokens < 12
+    assert answer.text == first
+    assert not answer.usage_reported
+    assert answer.prompt_tokens > 500  # the long system prompt, estimated
+    assert 0 < answer.completion_tokens < 12
 
 
 def test_a_streamed_response_is_priced_once_and_as_litellm_prices_it(settings, monkeypatch) -> None:
     settings.LLM_MODEL = "gpt-4o-mini"  # in litellm's price map
+    settings.LLM_LEAN_STREAMING = False  # litellm's mock answers in place of the provider
     llm.litellm_module()
     monkeypatch.setattr(litellm, "completion", functools.partial(litellm.completion, mock_response="um dois três"))
     stream = llm.stream_completion([{"role": "user", "content": "Conte até três"}])
     "".join(stream)
-    response = stream.response()
-    stream.close()
-
     priced = []
     completion_cost = litellm.completion_cost
     monkeypatch.setattr(litellm, "completion_cost", lambda **kwargs: priced.append(kwargs) or completion_cost(**kwargs))
-    cost = llm.response_cost(response)
+    answer = stream.result()
+    stream.close()
 
-    assert cost is not None and cost > 0
-    assert cost == pytest.approx(completion_cost(completion_response=response))
-    assert priced == []  # the stream's builder had priced it
+    prompt_cost, output_cost = litellm.cost_per_token(
+        model="gpt-4o-mini", prompt_tokens=answer.prompt_tokens, completion_tokens=answer.completion_tokens
+    )
+    assert answer.cost is not None and answer.cost > 0
+    assert answer.cost == pytest.approx(prompt_cost + output_cost)
+    assert len(priced) <= 1  # litellm's builder prices the stream; result() does not price it again

@@ -32,6 +32,7 @@ def test_it_accepts_a_message_and_answers_it_with_the_offline_model(api, convers
 
 def test_it_runs_the_reply_through_litellm_mock_response(api, conversation, send, shipped_skills, settings, monkeypatch):
     settings.LLM_MODEL = "gpt-4o-mini"
+    settings.LLM_LEAN_STREAMING = False  # litellm's mock_response stands in for the provider
     monkeypatch.setattr(litellm, "completion", functools.partial(litellm.completion, mock_response="Anotado!"))
     response = send(api, conversation["id"], {"content": "Oi, tudo bem?"})
     reply = api.get(f"/api/v1/messages/{response.json()['assistant_message']['id']}/").json()

@@ -16,6 +16,7 @@ def test_an_assistant_reply_carries_sanitized_html_and_a_user_message_none(
     api, conversation, send, shipped_skills, settings, monkeypatch
 ):
     settings.LLM_MODEL = "gpt-4o-mini"
+    settings.LLM_LEAN_STREAMING = False  # litellm's mock_response stands in for the provider
     reply_text = "**Feito.** Veja [o extrato](https://banco.example) ou [isto](javascript:alert(1))"
     monkeypatch.setattr(litellm, "completion", functools.partial(litellm.completion, mock_response=reply_text))
     body = send(api, conversation["id"], {"content": "Resuma <b>isto</b>"}).json()
