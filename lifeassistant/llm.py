@@ -157,12 +157,13 @@ def stream_completion(
 
     ``deadline`` (a ``time.monotonic()`` instant) bounds the whole call: no attempt
     starts or waits past it, and a stream still running then is closed and fails with
-    ``LLMError(code=FailureCode.TIMEOUT)``; the text read so far stays in ``result()``.
+    ``LLMError(code=FailureCode.TIMEOUT)``; the text read so far stays in ``result()``. ``note`` is
+    metadata for litellm's logging callbacks, which the lean reader does not run.
     """
     until = math.inf if deadline is None else deadline
     endpoint = _lean_endpoint()
     if endpoint is not None:
-        from . import openai_stream  # httpx and orjson: imported where streams are read, not in the web process
+        from . import openai_stream  # loaded with litellm: the web process alone never imports it
 
         return _open_with_retries(
             lambda seconds: openai_stream.open_stream(
