@@ -14,7 +14,7 @@ message at once, then follow their reply's event stream
 - worker CPU per streamed chunk (CPU of the worker's process tree / chunks the model
   served), web CPU (the web processes' CPU over the run);
 - message-row writes per reply (PostgreSQL's ``n_tup_upd`` of ``chat_message``, delta /
-  replies; a backend reports its counts when it goes idle, at most once a second and at
+  replies that ended; a backend reports its counts when it goes idle, at most once a second and at
   the latest ``PGSTAT_IDLE_INTERVAL``, 10 s, after: the run waits ``--settle`` seconds
   before reading them, and ``pg_stat_force_next_flush()`` only flushes the reading
   backend's own counts);
@@ -281,7 +281,8 @@ def run_level(args: argparse.Namespace, stack: Stack, tokens: list[str], count: 
     if rows_before is not None:
         time.sleep(args.settle)  # the backends' counts reach pg_stat at the latest 10 s after they go idle
         rows_after = stack.rows.count()
-    replies = sum(1 for p in people if p.post_status in (200, 201, 202))
+    # Row writes are shared among the replies that ended (a reply stuck mid-way wrote some too).
+    ended = sum(1 for p in people if p.final in ("done", "failed", "cancelled"))
     errors: dict[str, int] = {}
     for person in people:
         if person.failed:
@@ -301,8 +302,9 @@ def run_level(args: argparse.Namespace, stack: Stack, tokens: list[str], count: 
         "worker_cpu_s": round(worker_cpu, 2),
         "worker_cpu_us_per_chunk": 1e6 * worker_cpu / model["chunks"] if model["chunks"] and args.worker_pid else None,
         "web_cpu_s": round(web_cpu, 2) if args.web_pid else None,
-        "row_writes_per_reply": (rows_after - rows_before) / replies
-        if rows_after is not None and rows_before is not None and replies else None,
+        "replies_ended": ended,
+        "row_writes_per_reply": (rows_after - rows_before) / ended
+        if rows_after is not None and rows_before is not None and ended else None,
         "redis_connections_opened": (redis_after - redis_before)
         if redis_after is not None and redis_before is not None else None,
         "worker_memory_mib": {"rss": round(memory.peak["rss"]), "pss": round(memory.peak["pss"])},
@@ -348,7 +350,7 @@ def render(level: dict[str, Any]) -> str:
         f" | errors {level['errors']}{' (' + errors + ')' if errors else ''}"
         f" | worker CPU {'-' if chunk is None else f'{chunk:.0f} µs'}/chunk ({level['model_chunks']} chunks,"
         f" {level['worker_cpu_s']:.1f} s), web CPU {level['web_cpu_s']} s"
-        f" | row writes {'-' if rows is None else f'{rows:.1f}'}/reply"
+        f" | row writes {'-' if rows is None else f'{rows:.1f}'}/reply ({level['replies_ended']} ended)"
         f" | Redis connections opened {'-' if redis is None else redis}"
         f" | worker RSS {memory['rss']} MiB, PSS {memory['pss']} MiB; web worker RSS {level['web_worker_rss_max_mib']} MiB"
     )

@@ -117,7 +117,15 @@ else
   WORKER_PID=$(cat "$RUN/worker.pid") SERVICES=(--database-url "$DATABASE_URL" --redis-url "$BASE/0")
 fi
 "$PY" -m bench.concurrency --url "http://127.0.0.1:$PORT" --tokens "$RUN/tokens.txt" --model-url "$MODEL" \
-  --web-pid "$(cat "$RUN/web.pid")" --worker-pid "$WORKER_PID" "${SERVICES[@]}" "${DRIVER[@]}" || {
+  --web-pid "$(cat "$RUN/web.pid")" --worker-pid "$WORKER_PID" "${SERVICES[@]}" "${DRIVER[@]}" || FAILED=1
+# A figure off its goal is only printed; a driver or a stack process that died fails the run.
+for name in web worker model; do
+  if [ -f "$RUN/$name.pid" ] && ! kill -0 "$(cat "$RUN/$name.pid")" 2>/dev/null; then
+    echo "the $name process died during the run"; FAILED=1
+  fi
+done
+if [ "${FAILED:-0}" = 1 ]; then
   echo "--- web log"; tail -20 "$RUN/web.log"
-  [ -f "$RUN/worker.log" ] && { echo "--- worker log"; tail -20 "$RUN/worker.log"; }
-  exit 1; }
+  if [ -f "$RUN/worker.log" ]; then echo "--- worker log"; tail -20 "$RUN/worker.log"; fi
+  exit 1
+fi

@@ -65,7 +65,7 @@ def usage(completion_tokens: int) -> dict[str, int]:
 
 def answer_words(rng: random.Random, count: int) -> list[str]:
     """``count`` words (each a chunk, with its space), sentences closed now and then."""
-    words = []
+    words: list[str] = []
     for number in range(count):
         word = rng.choice(WORDS)
         if number == 0 or words[-1].endswith(". "):
