@@ -1,6 +1,6 @@
 from dataclasses import replace
 
-from skills.bench import MESSAGES, benchmark_detection, generate_skills
+from bench.detection import MESSAGES, benchmark_detection, generate_skills
 from skills.matching import compile_matcher, naive_match
 
 
