@@ -120,7 +120,10 @@ class Processes:
         return [self.worker_main, *children(self.worker_main)] if self.worker_main else []
 
     def worker_children(self) -> list[int]:
-        return children(self.worker_main) if self.worker_main else []
+        """The processes that run replies: a prefork pool's children, else (threads) the main one."""
+        if not self.worker_main:
+            return []
+        return children(self.worker_main) or [self.worker_main]
 
 
 # --- phases -----------------------------------------------------------------------------

@@ -1,9 +1,9 @@
 #!/usr/bin/env bash
-# Run the load benchmark against a real stack on this machine: an instant model, gunicorn
-# running what production runs (the ASGI app in 2 uvicorn workers, --preload), PostgreSQL,
-# Redis and a Celery worker (concurrency 2). Starts them, runs `python -m bench.load` with
-# the arguments given and `python -m bench.stored` (bytes per reply, in the database and in
-# this run), then stops them.
+# Run the load benchmark against a real stack on this machine: an instant model, PostgreSQL,
+# Redis, and the Procfile's `web` and `worker` lines exactly as production runs them
+# (gunicorn with uvicorn workers, a Celery worker; see bench/procfile.sh). Starts them, runs
+# `python -m bench.load` with the arguments given and `python -m bench.stored` (bytes per
+# reply, in the database and in this run), then stops them.
 #
 #   bash bench/stack.sh --clients 8 --clients 32 --seconds 20
 #
@@ -13,17 +13,15 @@
 set -euo pipefail
 cd "$(dirname "$0")/.."
 PY=${PY:-.venv/bin/python}
-BIN=$(dirname "$PY")
 DATABASE_URL=${BENCH_DATABASE_URL:-postgres://postgres@127.0.0.1:5432/lifeassistant_bench}
 BROKER=${BENCH_BROKER_URL:-redis://127.0.0.1:6379/11}
 CACHE=${BENCH_CACHE_URL:-redis://127.0.0.1:6379/12}
 RUN=$(mktemp -d)
+. bench/procfile.sh
 free_port() { "$PY" -c 'import socket; s=socket.socket(); s.bind(("127.0.0.1", 0)); print(s.getsockname()[1])'; }
 
 cleanup() {
-  for name in gunicorn celery model; do
-    if [ -f "$RUN/$name.pid" ]; then kill "$(cat "$RUN/$name.pid")" 2>/dev/null || true; fi
-  done
+  stop_pidfiles "$RUN/web.pid" "$RUN/worker.pid" "$RUN/model.pid"
   wait 2>/dev/null || true
   rm -rf "$RUN"
 }
@@ -50,25 +48,21 @@ case "$DATABASE_URL" in
 esac
 "$PY" manage.py bootstrap --username bench --password bench-pass-123 >/dev/null
 
-"$BIN/celery" -A lifeassistant worker -c 2 -l warning --pidfile "$RUN/celery.pid" >"$RUN/celery.log" 2>&1 &
+procfile_start worker "$RUN/worker.log"; echo $! >"$RUN/worker.pid"
+export PORT
 PORT=$(free_port)
-"$BIN/gunicorn" lifeassistant.asgi:application -k uvicorn_worker.UvicornWorker -w 2 --preload -b "127.0.0.1:$PORT" --pid "$RUN/gunicorn.pid" \
-  --log-level warning >"$RUN/gunicorn.log" 2>&1 &
+procfile_start web "$RUN/web.log"; echo $! >"$RUN/web.pid"
 for _ in $(seq 1 100); do
-  [ -s "$RUN/gunicorn.pid" ] && [ -s "$RUN/celery.pid" ] && "$PY" - "$PORT" <<'PY' 2>/dev/null && break
+  "$PY" - "$PORT" <<'PY' 2>/dev/null && break
 import sys, urllib.request
 urllib.request.urlopen(f"http://127.0.0.1:{sys.argv[1]}/api/schema/", timeout=2)
 PY
   sleep 0.3
 done
-# Wait until the worker's pool is up (litellm imported, children forked).
-for _ in $(seq 1 100); do
-  [ -s "$RUN/celery.pid" ] && [ -n "$(cat /proc/"$(cat "$RUN/celery.pid")"/task/*/children 2>/dev/null)" ] && break
-  sleep 0.3
-done
+# bench.load's warm-up waits for its replies: the worker is up once they are done.
 
 SINCE=$("$PY" -c 'from datetime import datetime, timezone; print(datetime.now(timezone.utc).isoformat())')
 "$PY" -m bench.load --url "http://127.0.0.1:$PORT" --username bench --password bench-pass-123 \
-  --web-pid "$(cat "$RUN/gunicorn.pid")" --worker-pid "$(cat "$RUN/celery.pid")" "$@" || {
-  echo "--- gunicorn log"; tail -20 "$RUN/gunicorn.log"; echo "--- celery log"; tail -20 "$RUN/celery.log"; exit 1; }
+  --web-pid "$(cat "$RUN/web.pid")" --worker-pid "$(cat "$RUN/worker.pid")" "$@" || {
+  echo "--- web log"; tail -20 "$RUN/web.log"; echo "--- worker log"; tail -20 "$RUN/worker.log"; exit 1; }
 "$PY" -m bench.stored --username bench --since "$SINCE"

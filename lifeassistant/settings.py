@@ -41,6 +41,7 @@ INSTALLED_APPS = [
     "skills",
     "documents",
     "chat",
+    "bench",  # measurement: the benchmark command; no product app imports it
 ]
 
 MIDDLEWARE = [

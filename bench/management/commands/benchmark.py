@@ -20,15 +20,15 @@ from django.core.cache.backends.redis import RedisCache
 from django.core.management.base import BaseCommand, CommandError, CommandParser
 from django.utils import timezone
 
-from chat.pipeline_bench import measure_pipeline, render_pipeline
-from chat.reading_bench import measure_reading, render_reading
-from chat.streaming_bench import measure_streaming, render_streaming
+from bench.detection import DEFINITIONS_DIR, benchmark_detection
+from bench.pipeline import measure_pipeline, render_pipeline
+from bench.reading import measure_reading, render_reading
+from bench.streaming import measure_streaming, render_streaming
 from chat.history import fit_history, group_turns
 from lifeassistant import light_context
 from lifeassistant.llm import litellm_module
 from lifeassistant.tokens import count_tokens
 from lifeassistant.tools import REGISTRY
-from skills.bench import DEFINITIONS_DIR, benchmark_detection
 from skills.composition import BASE_PROMPT, compose, compose_monolithic, domain_catalog
 from skills.inertia import EMPTY_STATE, decide, is_allowed
 from skills.matching import compile_matcher
@@ -63,7 +63,7 @@ def detection_section(options: dict[str, Any]) -> Figures:
     """Trigger detection per message: the compiled matcher against the seed's naive loop.
 
     Both run in the same process on the same messages, with the seven shipped skills and
-    with 500 generated skills of 30 patterns each (skills/bench.py).
+    with 500 generated skills of 30 patterns each (bench/detection.py).
     """
     figures = benchmark_detection(repeats=options["repeats"])
     shipped, generated = figures["shipped"], figures["generated"]

@@ -1,6 +1,6 @@
 """Benchmark of trigger detection: the compiled matcher against the naive substring loop.
 
-Run ``python -m skills.bench`` to print the numbers as JSON.
+Run ``python -m bench.detection`` to print the numbers as JSON.
 """
 
 import json
@@ -15,7 +15,7 @@ from skills.domain import DEFAULT_TONE, SkillDefinition
 from skills.matching import compile_matcher, naive_match
 from skills.skillmd import read_skill_dir
 
-DEFINITIONS_DIR = Path(__file__).resolve().parent / "definitions"
+DEFINITIONS_DIR = Path(__file__).resolve().parent.parent / "skills" / "definitions"
 GENERATED_SKILLS = 500
 PATTERNS_PER_GENERATED_SKILL = 30
 GENERATOR_SEED = 20240501

@@ -7,7 +7,7 @@ from io import StringIO
 
 from django.core.management import call_command
 
-from chat.reading_bench import UNITS, filled
+from bench.reading import UNITS, filled
 
 
 def test_the_reading_section_times_every_shape_against_prose_of_the_same_length(settings) -> None:

@@ -33,13 +33,13 @@ from django.utils import timezone
 
 from lifeassistant import llm
 
-from .answering import answer, build_llm_messages, new_progress
-from .replies import claim
+from chat.answering import answer, build_llm_messages, new_progress
+from chat.replies import claim
 from lifeassistant.event_log import RedisEventLog
-from .light_context_store import remember_round
-from .models import Conversation, Message
-from .pipeline_bench import instant_model, rolled_back
-from .services import submit_message
+from chat.light_context_store import remember_round
+from chat.models import Conversation, Message
+from .pipeline import instant_model, rolled_back
+from chat.services import submit_message
 
 REDIS_URL = os.environ.get("BENCH_REDIS_URL", "redis://127.0.0.1:6379/13")
 LATENCY_GOAL_MS = 250.0

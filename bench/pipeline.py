@@ -29,9 +29,9 @@ from django.test.utils import CaptureQueriesContext, override_settings
 from rest_framework.test import APIClient
 from rest_framework.throttling import ScopedRateThrottle
 
-from . import reply_html
-from .models import Conversation, Message, Prompt
-from .tasks import generate_reply
+from chat import reply_html
+from chat.models import Conversation, Message, Prompt
+from chat.tasks import generate_reply
 
 SHORT = "Gastei 50 reais no mercado hoje"
 HISTORY_SIZES = (10, 1_000, 10_000)
