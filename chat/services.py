@@ -15,7 +15,7 @@ from typing import TYPE_CHECKING, Any
 
 from django.conf import settings
 from django.db import IntegrityError, transaction
-from django.db.models import Exists, OuterRef, prefetch_related_objects
+from django.db.models import Exists, OuterRef, Prefetch, prefetch_related_objects
 from django.utils import timezone, translation
 from django.utils.translation import gettext as _
 
@@ -176,10 +176,10 @@ def store_turn(
             light=light,
         )
         assistant_message = persist_reply(locked, user_message, plan=plan, system_prompt=system_prompt, understood=understood)
-        if understood.needs_model:
-            # "sim" / "não" answers the actions the last reply proposed; the model sees the outcome.
-            if apply_confirmation(conversation=locked, text=content, user=user, reply=assistant_message):
-                forget_relations(assistant_message)  # the outcomes are tool calls of the new reply
+        confirmed = understood.needs_model and apply_confirmation(
+            conversation=locked, text=content, user=user, reply=assistant_message
+        )  # "sim" / "não" answers the actions the last reply proposed; the model sees the outcome
+        remember_relations(assistant_message, loaded=("tool_calls",) if confirmed else ())
         save_conversation_state(locked, plan, understood=understood, content=content, attached=bool(attached))
         if understood.needs_model:
             dispatch_reply(assistant_message)
@@ -318,7 +318,7 @@ def persist_user_message(
         language=understood.analysis.language or "",
     )
     attached = attach_documents(user_message, understood.analysis.items)
-    remember_relations(user_message, documents=attached)
+    remember_relations(user_message, loaded=("documents",) if attached else ())
     return user_message, attached
 
 
@@ -381,30 +381,22 @@ def persist_reply(
         language=understood.analysis.language or "",
         **ledger,
     )
-    return remember_relations(message)
+    return message
 
 
 RELATIONS = ("tool_calls", "pending_actions", "documents")
 
 
-def remember_relations(message: Message, **known: list[Any]) -> Message:
-    """Hand the serializer a just-created message's relations from memory, as
-    ``prefetch_related`` would: a message created a moment ago has no tool calls or
-    pending actions yet, and its documents are the ones just attached. The 202 then
-    costs no query per relation."""
-    cache: dict[str, Any] = {}
-    for name in RELATIONS:
-        queryset = getattr(message, name).all()
-        queryset._result_cache = list(known.get(name, ()))
-        queryset._prefetch_done = True
-        cache[name] = queryset
-    message._prefetched_objects_cache = cache  # type: ignore[attr-defined]
+def remember_relations(message: Message, *, loaded: tuple[str, ...] = ()) -> Message:
+    """Prefetch a just-created message's relations for the serializer, saying what they
+    hold: a message created a moment ago has no tool calls, pending actions or documents,
+    so each relation not in ``loaded`` is prefetched from an empty queryset (no query);
+    the ones in ``loaded`` (documents just attached, confirmed calls just copied) are read."""
+    prefetch_related_objects(
+        [message],
+        *(name if name in loaded else Prefetch(name, queryset=getattr(message, name).none()) for name in RELATIONS),
+    )
     return message
-
-
-def forget_relations(message: Message) -> None:
-    """Relations are read from the database again (rows were added since ``remember_relations``)."""
-    message.__dict__.pop("_prefetched_objects_cache", None)
 
 
 def save_conversation_state(
@@ -626,7 +618,7 @@ def regenerate_reply(reply: Message) -> Submission:
         for call in confirmed:
             call.pk, call.message = None, new
         ToolCall.objects.bulk_create(confirmed)
-        remember_relations(new, tool_calls=confirmed)
+        remember_relations(new, loaded=("tool_calls",) if confirmed else ())
         # A new reply is activity: the conversation moves up its owner's list.
         Conversation.objects.filter(pk=locked.pk).update(updated_at=timezone.now())
         if answer is None:

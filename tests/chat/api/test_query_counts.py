@@ -101,11 +101,13 @@ def test_a_pasted_document_adds_its_insert_and_a_lookup_of_its_name_whatever_the
     )
     rows = "\n".join(f"2024-09-{n % 28 + 1:02d},mercado {n},{n}.50" for n in range(1800))
     content = f"Analise meus gastos:\n\n```csv\ndate,place,amount\n{rows}\n```\n"
-    with CaptureQueriesContext(connection) as post, django_assert_max_num_queries(POST_MAX + 2):
+    with CaptureQueriesContext(connection) as post, django_assert_max_num_queries(POST_MAX + 3):
         response = api.post(f"/api/v1/conversations/{conversation['id']}/messages/", {"content": content}, format="json")
-    # The conversation's documents are not read: only whether the new one's name is taken.
+    # The conversation's documents are not read: only whether the new one's name is taken,
+    # and the new message's own documents, for the answer (a prefetch that says what it loads).
     reads = [q["sql"] for q in post.captured_queries if q["sql"].startswith('SELECT "documents_chatdocument"')]
-    assert len(reads) == 1 and '"file_name" IN' in reads[0]
+    assert len(reads) == 2 and '"file_name" IN' in reads[0]
+    assert f'"conversation_id" = {conversation["id"]}' not in reads[1]
     body = response.json()
     assert [d["mime_type"] for d in body["user_message"]["documents"]] == ["text/csv"]
     assert body["user_message"]["content_truncated"] is True
