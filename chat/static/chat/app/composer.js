@@ -9,7 +9,7 @@ import { api, clearAlert, el, els, gettext, resultsOf, showAlert, state, TOUCH, 
 // The composer belongs to the conversation being opened from the moment it is clicked
 // (state.draftId), not once it has loaded: text typed meanwhile is that conversation's
 // draft, and the load never overwrites it.
-export function saveDraft() {
+function saveDraft() {
   if (state.draftId !== null) storeDraft(state.draftId, els.input.value);
 }
 
@@ -70,7 +70,7 @@ function idempotencyKeyFor(conversationId, text) {
   return uuid();
 }
 
-export async function sendMessage() {
+async function sendMessage() {
   // While another conversation opens, the box is already that one's: not sent to this one.
   const home = state.current === null && state.draftId === NEW;
   const ready = home || (state.current && state.current.id === state.draftId);

@@ -194,13 +194,24 @@ function renderReplyText(message) {
   return text;
 }
 
-// A streaming reply's text so far, rendered as its final HTML will be.
+// A streaming reply's text so far, rendered as its final HTML will be: once per frame at
+// most, with the latest text (a resumed stream replays its deltas all at once).
+const streamingTexts = new Map(); // message id -> its text, not drawn yet
+let streamingFrame = null;
+
 export function showStreamingText(id, text) {
-  const node = messageNode(id);
-  const body = node && node.querySelector(".streaming");
-  if (!body) return;
+  streamingTexts.set(id, text);
+  if (streamingFrame === null) streamingFrame = window.requestAnimationFrame(drawStreamingTexts);
+}
+
+function drawStreamingTexts() {
+  streamingFrame = null;
   const follow = isNearBottom();
-  renderInto(body, text);
+  for (const [id, text] of streamingTexts) {
+    const body = messageNode(id)?.querySelector(".streaming"); // none once the reply has ended
+    if (body) renderInto(body, text);
+  }
+  streamingTexts.clear();
   if (follow) scrollToBottom();
 }
 

@@ -79,7 +79,7 @@ export function activeReply() {
   return ids.length ? ids[ids.length - 1] : null;
 }
 
-export function updateStop() {
+function updateStop() {
   const hidden = activeReply() === null;
   if (els.stop.hidden === hidden) return;
   els.stop.hidden = hidden;
