@@ -148,7 +148,7 @@ def test_a_half_open_code_fence_holds_only_what_follows_it_so_far(page: Page, ba
 STREAMED_REPLY = (
     "## Resumo do mês\n\nVocê gastou **R$ 320,00** com *mercado*.\n\n"
     "```python\ntotal = 120 + 200\nprint(total)\n```\n\n"
-    "Depois do código vem um parágrafo comum, e então " + " ".join(f"palavra{n}" for n in range(40)) + "."
+    "Depois do código vem um parágrafo comum, e então " + " ".join(f"palavra{n}" for n in range(60)) + "."
 )
 
 
@@ -157,7 +157,7 @@ def test_a_streaming_reply_shows_its_markdown_as_it_arrives_then_the_servers_htm
     page: Page, base_url: str, user: Any, scripted_llm: Any, settings: Any
 ) -> None:
     settings.EMBEDDED_REPLY_THREADS = 2  # the reply runs after the send answers, as on the defaults
-    scripted_llm.token_delay = 0.06
+    scripted_llm.token_delay = 0.08
     scripted_llm.reply_text(STREAMED_REPLY)
     sign_in(page, base_url)
     start_conversation(page)
@@ -185,4 +185,4 @@ def test_a_streaming_reply_shows_its_markdown_as_it_arrives_then_the_servers_htm
     # The server's HTML replaced it: with the copy button of its code block.
     expect(body.get_by_test_id("copy-code")).to_be_visible()
     expect(body.locator("h2")).to_have_text("Resumo do mês")
-    expect(body).to_contain_text("palavra39.")
+    expect(body).to_contain_text("palavra59.")
