@@ -28,6 +28,7 @@ from documents.models import ChatDocument
 from lifeassistant.event_log import EventLog, EventLogUnavailable, event_log
 
 from .models import FINAL_STATUSES, Message, PendingAction
+from .tool_labels import tool_label
 
 logger = logging.getLogger(__name__)
 
@@ -76,7 +77,7 @@ class ReplyProgress:
             self.flush()
 
     def tool_started(self, name: str) -> None:
-        self.publish("tool_started", {"name": name, "status": "running"})
+        self.publish("tool_started", {"name": name, "status": "running", "label": tool_label(name)})
 
     def tool_finished(self, name: str, status: str) -> None:
         self.publish("tool_finished", {"name": name, "status": status})

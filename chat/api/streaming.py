@@ -208,8 +208,9 @@ def add_to_schema(result: dict[str, Any], generator: Any, request: Any, public: 
             "description": (
                 "Replays the reply's event log from the start, or after `Last-Event-ID` / `?after=`, then "
                 "follows it live until the final event. Each event has an `id:`, an `event:` type "
-                f"({EVENT_TYPES}) and JSON `data:`. `delta` is `{{\"text\"}}` to append; `tool_started` / "
-                "`tool_finished` are `{\"name\", \"status\"}`; `status` is `{\"status\"}` (a `running` "
+                f"({EVENT_TYPES}) and JSON `data:`. `delta` is `{{\"text\"}}` to append; `tool_started` is "
+                "`{\"name\", \"status\", \"label\"}` (`label`: what to show meanwhile, in the reply's language), "
+                "`tool_finished` `{\"name\", \"status\"}`; `status` is `{\"status\"}` (a `running` "
                 "after text with `\"restarted\": true` means the reply started over: clear its text); "
                 "`done` / `failed` / `cancelled` carry the message as `GET /api/v1/messages/{id}/` returns "
                 "it, and the stream ends (resuming after that final event answers `204`). `error` means the "

@@ -18,7 +18,7 @@ from ..throttling import ThrottledSignIn, refuse_if_throttled
 
 @method_decorator(ensure_csrf_cookie, name="dispatch")
 class ChatView(LoginRequiredMixin, TemplateView):
-    """The chat application shell; ``app.js`` fills it from ``/api/v1/``.
+    """The chat application shell; ``static/chat/app/main.js`` fills it from ``/api/v1/``.
 
     Serves ``/`` and ``/c/<id>/`` alike, so a reload keeps the open conversation.
     """

@@ -199,23 +199,29 @@ def test_a_conversation_moves_to_the_top_of_the_list_when_a_message_is_sent(page
     assert older.pk
 
 
-def test_new_conversation_reuses_the_open_one_while_it_is_empty(page: Page, base_url: str, user: Any) -> None:
+def test_new_conversation_creates_nothing_until_its_first_message(page: Page, base_url: str, user: Any) -> None:
+    """No pile of empty "New conversation" entries: the home page's first message makes it."""
     from chat.models import Conversation
 
     sign_in(page, base_url)
     start_conversation(page)
-    empty = page.url
 
     page.locator("#new-conversation").click()
     page.locator("#new-conversation").click()
 
     expect(page.get_by_test_id("composer")).to_be_focused()
-    assert page.url == empty and Conversation.objects.filter(owner=user).count() == 1
+    assert page.url == f"{base_url}/" and not Conversation.objects.filter(owner=user).exists()
     send(page, "Oi")
+    expect(page).to_have_url(re.compile(r"/c/\d+/$"))
     expect(last_reply(page)).to_have_attribute("data-status", "done", timeout=REPLY_TIMEOUT_MS)
+    first = page.url
     page.locator("#new-conversation").click()
-    expect(page).not_to_have_url(empty)
-    assert Conversation.objects.filter(owner=user).count() == 2
+    expect(page).to_have_url(f"{base_url}/")
+    expect(page.get_by_test_id("message")).to_have_count(0)
+    assert Conversation.objects.filter(owner=user).count() == 1
+    send(page, "Outra conversa")
+    expect(page).to_have_url(re.compile(r"/c/\d+/$"))
+    assert page.url != first and Conversation.objects.filter(owner=user).count() == 2
 
 
 def test_signing_out_returns_to_the_sign_in_page(page: Page, base_url: str, user: Any) -> None:

@@ -1,7 +1,8 @@
 // Shared by the chat and the preferences page: translation fallbacks, the API client,
 // DOM helpers and the theme toggle. Exposed as window.LA for the page scripts.
 // Safety rule: text from users or the model goes into the page through textContent or
-// attribute setters; the only HTML inserted is the server's sanitized content_html.
+// attribute setters; the only HTML inserted is sanitized markdown (the server's content_html,
+// or a streaming reply rendered by chat/app/markdown.js with the server's allowlist).
 "use strict";
 
 // Django's /jsi18n/ catalog defines these; without it the English source strings show.

@@ -88,7 +88,8 @@ def test_the_stream_replays_a_reply_from_the_start_and_ends_with_the_message(
     assert events[-1]["data"] == api.get(f"/api/v1/messages/{reply['id']}/").json()
     tool_events = [(e["event"], e["data"]) for e in events if e["event"].startswith("tool_")]
     assert tool_events == [
-        ("tool_started", {"name": "get_finance_summary", "status": "running"}),
+        # The label is in the reply's language: the page shows it as it comes.
+        ("tool_started", {"name": "get_finance_summary", "status": "running", "label": "Somando suas finanças…"}),
         ("tool_finished", {"name": "get_finance_summary", "status": "ok"}),
     ]
     assert "".join(e["data"]["text"] for e in events if e["event"] == "delta") == reply["content"]

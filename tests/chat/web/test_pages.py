@@ -85,7 +85,7 @@ def test_the_chat_page_is_a_shell_over_the_api(user: Any) -> None:
     html = signed_in(user).get("/c/12/").content.decode()
 
     assert 'data-api-root="/api/v1/"' in html
-    assert "chat/app.js" in html
+    assert "chat/app/main.js" in html and 'type="module"' in html
     assert "chat/app.css" in html
     assert 'aria-live="polite"' in html
     assert "ana" in html
