@@ -269,7 +269,10 @@ class PacedModel:
             self.stats.tool_rounds += 1
             frames = tool_call_events(tools, round_number, include_usage=include_usage)
         else:
-            frames = answer.events + ([answer.usage_event] if include_usage else [])
+            # A word a chunk, about a token each: max_tokens (a title's 24) cuts the answer, as a model would.
+            limit = request.get("max_tokens")
+            words = answer.events[:limit] if isinstance(limit, int) and limit > 0 else answer.events
+            frames = words + ([answer.usage_event] if include_usage else [])
         frames.append(frame(DONE_EVENT))
         frames.append(b"0\r\n\r\n")  # the chunked body's end: the connection stays open for the next request
         writer.write(b"HTTP/1.1 200 OK\r\nContent-Type: text/event-stream\r\nCache-Control: no-cache\r\n"

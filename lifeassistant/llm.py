@@ -133,7 +133,28 @@ def completion(
     ``timeout`` and ``max_retries`` default to ``LLM_TIMEOUT_SECONDS`` and
     ``LLM_MAX_RETRIES``; a call made while a request waits passes a short budget.
     Raises ``LLMError`` once retries are exhausted or the provider refuses the request.
+
+    On an OpenAI-compatible endpoint a call without ``response_format`` is read as a lean
+    stream to its end (a conversation's title after its first reply: ~30 ms of litellm's
+    CPU per call otherwise, as much as the whole reply's streaming).
     """
+    endpoint = _lean_endpoint() if response_format is None else None
+    if endpoint is not None:
+        from . import openai_stream
+
+        stream = _open_with_retries(
+            lambda seconds: openai_stream.open_stream(
+                endpoint, messages, tools=tools, temperature=temperature, timeout=seconds, max_tokens=max_tokens
+            ),
+            timeout=timeout,
+            max_retries=max_retries,
+        )
+        try:
+            for _ in stream:
+                pass
+        finally:
+            stream.close()
+        return stream.result()
     kwargs = _call_arguments(messages, tools=tools, temperature=temperature, note=note, response_format=response_format)
     if max_tokens is not None:
         kwargs["max_tokens"] = max_tokens

@@ -154,6 +154,7 @@ def open_stream(
     temperature: float | None,
     timeout: float,
     deadline: float = math.inf,
+    max_tokens: int | None = None,
 ) -> LeanStream:
     """Send the request and read the response's status; the body is read as it is iterated.
 
@@ -170,6 +171,8 @@ def open_stream(
         body["tools"] = tools
     if temperature is not None:
         body["temperature"] = temperature
+    if max_tokens is not None:
+        body["max_tokens"] = max_tokens
     client = shared_client()
     request = client.build_request(
         "POST", endpoint.url, content=orjson.dumps(body), headers=endpoint.headers, timeout=httpx.Timeout(timeout)
