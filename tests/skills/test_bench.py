@@ -34,3 +34,4 @@ def test_the_benchmark_reports_percentiles_and_a_large_speedup_at_500_skills():
             timings = result[scenario][detector]
             assert 0 < timings["p50_us"] <= timings["p99_us"]
     assert result["generated"]["speedup"] >= 10
+    assert set(result["hostile"]) == {"sao jose mae", "sem papo de x. gastei"}
