@@ -125,7 +125,10 @@ REQUEST_MAX_BYTES = env_int("REQUEST_MAX_BYTES", 1_048_576, minimum=1024)
 DATA_UPLOAD_MAX_MEMORY_SIZE = REQUEST_MAX_BYTES
 MESSAGE_RATE = env_rate("MESSAGE_RATE", "30/minute")
 LOGIN_RATE = env_rate("LOGIN_RATE", "10/minute")  # sign-in attempts per client IP (API token, web, admin)
-LOGIN_USERNAME_RATE = env_rate("LOGIN_USERNAME_RATE", "30/hour")  # per claimed username, from any IP
+# Per claimed username from one client IP; then per username from any IP, counting only
+# the clients that already failed at it (chat/throttling.py), so strangers cannot lock it.
+LOGIN_USERNAME_IP_RATE = env_rate("LOGIN_USERNAME_IP_RATE", "10/hour")
+LOGIN_USERNAME_RATE = env_rate("LOGIN_USERNAME_RATE", "30/hour")
 REST_FRAMEWORK = {
     "DEFAULT_AUTHENTICATION_CLASSES": [
         "chat.api.authentication.TokenAuthentication",
@@ -139,7 +142,12 @@ REST_FRAMEWORK = {
     "DEFAULT_PARSER_CLASSES": ["chat.api.parsers.JSONParser"],
     "TEST_REQUEST_DEFAULT_FORMAT": "json",
     "DEFAULT_SCHEMA_CLASS": "lifeassistant.openapi.ApiAutoSchema",
-    "DEFAULT_THROTTLE_RATES": {"messages": MESSAGE_RATE, "login": LOGIN_RATE, "login_username": LOGIN_USERNAME_RATE},
+    "DEFAULT_THROTTLE_RATES": {
+        "messages": MESSAGE_RATE,
+        "login": LOGIN_RATE,
+        "login_username_ip": LOGIN_USERNAME_IP_RATE,
+        "login_username": LOGIN_USERNAME_RATE,
+    },
     "EXCEPTION_HANDLER": "chat.api.errors.exception_handler",
     # Throttles key anonymous clients by IP. Trust X-Forwarded-For only from the
     # number of proxies in front of the app (0: the socket address), or a client

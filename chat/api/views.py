@@ -32,7 +32,7 @@ from skills.commands import available_commands
 from ..light_context_store import handle_action as handle_context_action
 from ..search import search_conversations
 from ..models import Conversation, Message
-from ..throttling import MessageRateThrottle, forget_sign_ins, sign_in_throttles
+from ..throttling import MessageRateThrottle, forget_sign_ins, sign_in_failed, sign_in_throttles
 from ..services import (
     IdempotencyConflict,
     Submission,
@@ -384,8 +384,8 @@ class TokenView(APIView):
         return [AllowAny()] if self.request.method == "POST" else [IsAuthenticated()]
 
     def get_throttles(self) -> list[Any]:
-        # Password guessing: LOGIN_RATE per client IP and LOGIN_USERNAME_RATE per username,
-        # shared with the web and admin sign-ins.
+        # Password guessing: the sign-in budgets (chat/throttling.py), shared with the
+        # web and admin sign-ins.
         return sign_in_throttles() if self.request.method == "POST" else []
 
     def perform_authentication(self, request: Request) -> None:
@@ -403,8 +403,9 @@ class TokenView(APIView):
             password=serializer.validated_data["password"],
         )
         if user is None or not user.is_active:
+            sign_in_failed(request, serializer.validated_data["username"])
             raise AuthenticationFailed(_("Unable to log in with the provided credentials."))
-        forget_sign_ins(user.get_username())
+        forget_sign_ins(request, user.get_username())
         token, _created = Token.objects.get_or_create(user=user)
         return Response({"token": token.key})
 
