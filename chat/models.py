@@ -335,3 +335,25 @@ class PendingAction(models.Model):
 
     def __str__(self) -> str:
         return f"{self.tool} ({self.status})"
+
+
+class ApiToken(models.Model):
+    """An API token of one user for one client (a phone, an app, a script).
+
+    Only a SHA-256 digest of the key is stored, so a database dump or the admin holds no
+    usable token. A token expires (``API_TOKEN_TTL_DAYS``) and every token of a user is
+    revoked when the password changes (``chat.api_tokens``).
+    """
+
+    user = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="api_tokens")
+    # The device or client name given at sign-in; signing in again under it replaces its token.
+    client = models.CharField(max_length=100, blank=True)
+    digest = models.CharField(max_length=64, unique=True)
+    created_at = models.DateTimeField(auto_now_add=True)
+    expires_at = models.DateTimeField()
+
+    class Meta:
+        ordering = ("-created_at", "-id")
+
+    def __str__(self) -> str:
+        return f"{self.user_id}:{self.client or '-'}"

@@ -35,7 +35,6 @@ INSTALLED_APPS = [
     "django.contrib.messages",
     "django.contrib.staticfiles",
     "rest_framework",
-    "rest_framework.authtoken",
     "drf_spectacular",
     "lifeassistant",
     "skills",
@@ -127,6 +126,8 @@ MESSAGE_RATE = env_rate("MESSAGE_RATE", "30/minute")
 LOGIN_RATE = env_rate("LOGIN_RATE", "10/minute")  # sign-in attempts per client IP (API token, web, admin)
 # Per claimed username from one client IP; then per username from any IP, counting only
 # the clients that already failed at it (chat/throttling.py), so strangers cannot lock it.
+# How long an API token from POST /api/v1/auth/token/ lasts (chat/api_tokens.py).
+API_TOKEN_TTL_DAYS = env_int("API_TOKEN_TTL_DAYS", 90, minimum=1)
 LOGIN_USERNAME_IP_RATE = env_rate("LOGIN_USERNAME_IP_RATE", "10/hour")
 LOGIN_USERNAME_RATE = env_rate("LOGIN_USERNAME_RATE", "30/hour")
 REST_FRAMEWORK = {
