@@ -620,7 +620,7 @@ def regenerate_reply(reply: Message) -> Submission:
         old = Message.objects.select_related("reply_to").get(pk=reply.pk)
         check_regenerable(old)
         supersede([old])
-        new = Message.objects.create(
+        new = Message(
             conversation=locked,
             role=Message.Role.ASSISTANT,
             status=Message.Status.PENDING if answer is None else Message.Status.DONE,
@@ -632,10 +632,11 @@ def regenerate_reply(reply: Message) -> Submission:
             skill_reason=old.skill_reason,
             tools_offered=old.tools_offered,
             temperature=old.temperature,
-            system_prompt=with_fresh_memory(old, locked),
             fixed_tokens=old.fixed_tokens,
             monolithic_fixed_tokens=old.monolithic_fixed_tokens,
         )
+        new.system_prompt = with_fresh_memory(old, locked)
+        new.save(force_insert=True)
         confirmed = list(old.tool_calls.filter(iteration=0))
         for call in confirmed:
             call.pk, call.message = None, new
