@@ -129,9 +129,10 @@ class LoginClientThrottle(FailOpen, ConfiguredRate):
 
     def get_cache_key(self, request: Any, view: Any) -> str | None:
         username = claimed_username(request)
-        if username is None:
-            return None
-        return self.cache_format % {"scope": self.scope, "ident": _digest(username.casefold(), self.get_ident(request))}
+        return None if username is None else self.key_for(username, self.get_ident(request))
+
+    def key_for(self, username: str, ident: str) -> str:
+        return self.cache_format % {"scope": self.scope, "ident": _digest(username.casefold(), ident)}
 
 
 class LoginUsernameThrottle(FailOpen, ConfiguredRate):
@@ -196,7 +197,7 @@ def forget_sign_ins(request: Any, username: str) -> None:
     ident = throttle.get_ident(request)
     try:
         throttle.cache.delete_many([
-            throttle.cache_format % {"scope": throttle.scope, "ident": _digest(username.casefold(), ident)},
+            throttle.key_for(username, ident),
             _client_key(username, ident),
         ])
     except CACHE_ERRORS as exc:
