@@ -40,6 +40,11 @@ MESSAGES: tuple[str, ...] = (
     "quero rezar pela saúde da minha avó",
 )
 
+# 100 KB messages made to maximise matching work on the shipped skills: thousands of
+# exclusion hits ("sao jose") next to triggers, and thousands of topics set aside.
+HOSTILE_UNITS: tuple[str, ...] = ("sao jose mae ", "sem papo de x. gastei ")
+HOSTILE_LENGTH = 100_000
+
 _CONSONANTS = "bcdfglmnprstvz"
 _VOWELS = "aeiou"
 
@@ -56,7 +61,25 @@ def benchmark_detection(*, repeats: int = 200) -> dict[str, Any]:
         "repeats": repeats,
         "shipped": _compare(shipped, repeats),
         "generated": _compare(generate_skills(GENERATED_SKILLS, PATTERNS_PER_GENERATED_SKILL), repeats),
+        "hostile": time_hostile_messages(shipped),
     }
+
+
+def time_hostile_messages(skills: Sequence[SkillDefinition]) -> dict[str, float]:
+    """Milliseconds the matcher takes on each 100 KB hostile message (best of three)."""
+    matcher = compile_matcher(skills)
+    timings: dict[str, float] = {}
+    for unit in HOSTILE_UNITS:
+        text = (unit * (HOSTILE_LENGTH // len(unit) + 1))[:HOSTILE_LENGTH]
+        timings[unit.strip()] = min(_time_once(matcher.match, text) for _ in range(3)) / 1e6
+    return timings
+
+
+def _time_once(detect: Callable[[str], object], text: str) -> int:
+    """Return the duration in nanoseconds of one call of ``detect`` on ``text``."""
+    started = perf_counter_ns()
+    detect(text)
+    return perf_counter_ns() - started
 
 
 def generate_skills(count: int, patterns_per_skill: int) -> list[SkillDefinition]:

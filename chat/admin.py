@@ -169,6 +169,6 @@ class PromptAdmin(admin.ModelAdmin):
         return False
 
     def has_delete_permission(self, request: HttpRequest, obj: Prompt | None = None) -> bool:
-        # Stored once and referenced for good: processes skip inserting a prompt they saw
-        # committed (chat.models.CommittedPrompts), so a deleted one would break the next reply.
+        # Processes skip inserting a prompt they stored lately (chat.models.CommittedPrompts),
+        # so only the sweep, which waits them out, deletes prompts (manage.py sweep_prompts).
         return False

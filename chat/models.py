@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import hashlib
 import threading
+import time
 from typing import Any
 
 from django.conf import settings
@@ -76,11 +77,16 @@ class Prompt(models.Model):
     """A system prompt, stored once and referenced by its SHA-256 from every reply that used it.
 
     Most replies of a deployment share a handful of composed prompts: storing the text
-    on each reply cost ~3 KB per reply, four times the messages themselves.
+    on each reply cost ~3 KB per reply, four times the messages themselves. A prompt holds
+    what was known about its user, so one no message refers to any more (its conversation
+    deleted, a retried reply rebuilt) is deleted by ``manage.py sweep_prompts``.
     """
 
     sha256 = models.CharField(max_length=64, primary_key=True)
     text = models.TextField()
+    # Set by the sweep when it finds no message referring to the prompt, cleared when a
+    # message stores it again; the next sweep, PROMPT_CACHE_SECONDS later or more, deletes it.
+    unreferenced_since = models.DateTimeField(null=True, blank=True)
 
     def __str__(self) -> str:
         return self.sha256[:12]
@@ -90,43 +96,55 @@ class Prompt(models.Model):
         return hashlib.sha256(text.encode("utf-8")).hexdigest()
 
     def store(self) -> None:
-        """Insert this row unless it exists: one ``INSERT … ON CONFLICT DO NOTHING``, or
-        no query at all when this process saw the row committed (``CommittedPrompts``)."""
+        """Insert this row, or clear its sweep mark if it exists: one upsert, or no query
+        at all when this process stored the row less than PROMPT_CACHE_SECONDS ago
+        (``CommittedPrompts``)."""
         if self.sha256 in COMMITTED_PROMPTS:
             return
-        Prompt.objects.bulk_create([self], ignore_conflicts=True)
+        self.unreferenced_since = None
+        Prompt.objects.bulk_create(
+            [self], update_conflicts=True, unique_fields=["sha256"], update_fields=["unreferenced_since"]
+        )
         digest = self.sha256
         # Only once committed: a rolled-back insert leaves no row to reference.
         transaction.on_commit(lambda: COMMITTED_PROMPTS.add(digest))
 
 
+# How long a process trusts that a prompt row it stored still exists. The sweep deletes a
+# prompt only when it was found unreferenced at least this long ago and no store() since
+# cleared the mark, so no process can still skip storing it.
+PROMPT_CACHE_SECONDS = 3600
+
+
 class CommittedPrompts:
-    """Digests of prompt rows known to exist, newest ``limit`` kept, per process.
+    """Digests of prompt rows this process stored, newest ``limit`` kept, each for
+    ``PROMPT_CACHE_SECONDS``.
 
     Most replies share a few composed prompts, so the insert of each POST almost always
-    found its row there: a round trip for nothing. A row, once committed, stays: replies
-    reference it with PROTECT, nothing deletes prompts and the admin offers no delete.
-    ``manage.py flush`` (as the tests run it) empties the table, and then this too
-    (``post_migrate``, see ``ChatConfig``).
+    found its row there: a round trip for nothing. ``manage.py flush`` (as the tests run
+    it) empties the table, and then this too (``post_migrate``, see ``ChatConfig``).
     """
 
-    def __init__(self, limit: int = 4096) -> None:
+    def __init__(self, limit: int = 4096, seconds: float = PROMPT_CACHE_SECONDS) -> None:
         self.limit = limit
-        self._digests: dict[str, None] = {}
+        self.seconds = seconds
+        self._stored_at: dict[str, float] = {}
         self._lock = threading.Lock()
 
     def __contains__(self, digest: str) -> bool:
-        return digest in self._digests
+        stored_at = self._stored_at.get(digest)
+        return stored_at is not None and time.monotonic() - stored_at < self.seconds
 
     def add(self, digest: str) -> None:
         with self._lock:
-            self._digests[digest] = None
-            if len(self._digests) > self.limit:
-                del self._digests[next(iter(self._digests))]
+            self._stored_at.pop(digest, None)
+            self._stored_at[digest] = time.monotonic()
+            if len(self._stored_at) > self.limit:
+                del self._stored_at[next(iter(self._stored_at))]
 
     def clear(self, **_: Any) -> None:
         with self._lock:
-            self._digests.clear()
+            self._stored_at.clear()
 
 
 COMMITTED_PROMPTS = CommittedPrompts()
@@ -337,3 +355,25 @@ class PendingAction(models.Model):
 
     def __str__(self) -> str:
         return f"{self.tool} ({self.status})"
+
+
+class ApiToken(models.Model):
+    """An API token of one user for one client (a phone, an app, a script).
+
+    Only a SHA-256 digest of the key is stored, so a database dump or the admin holds no
+    usable token. A token expires (``API_TOKEN_TTL_DAYS``) and every token of a user is
+    revoked when the password changes (``chat.api_tokens``).
+    """
+
+    user = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="api_tokens")
+    # The device or client name given at sign-in; signing in again under it replaces its token.
+    client = models.CharField(max_length=100, blank=True)
+    digest = models.CharField(max_length=64, unique=True)
+    created_at = models.DateTimeField(auto_now_add=True)
+    expires_at = models.DateTimeField()
+
+    class Meta:
+        ordering = ("-created_at", "-id")
+
+    def __str__(self) -> str:
+        return f"{self.user_id}:{self.client or '-'}"

@@ -31,6 +31,7 @@ from documents.services import (
 )
 from lifeassistant.db import retry_once_on_conflict
 from lifeassistant.models import KnowledgeItem, Profile
+from lifeassistant.memory_prompt import replace_memory_section
 from lifeassistant.text import join_sections
 from skills.catalog_prompt import skills_prompt
 from skills.services import Catalog, SkillPlan, current_catalog, plan_skills, route_if_unmatched
@@ -466,6 +467,9 @@ def retry_reply(assistant_message: Message) -> Message | None:
         # The new run starts over: the old run's offers must not run, and its tool
         # calls go (confirmed writes, iteration 0, stay).
         withdraw_for_failed_reply(locked)
+        if locked.prompt_id is not None:
+            locked.system_prompt = with_fresh_memory(locked, locked.conversation)
+            locked.save(update_fields=["prompt"])
         locked.tool_calls.filter(iteration__gte=1).delete()
         Message.objects.filter(pk=locked.pk).update(
             status=Message.Status.PENDING, error="", error_code="", started_at=timezone.now(), finished_at=None, content=""
@@ -586,7 +590,8 @@ def regenerate_reply(reply: Message) -> Submission:
     """Supersede the conversation's last reply and queue a new one to the same user message.
 
     The new reply keeps the old one's plan (skills, tools, prompt): the question did not
-    change. Actions the user confirmed with that message already ran; their outcomes
+    change; only the prompt's "About the user" section is built again (``with_fresh_memory``).
+    Actions the user confirmed with that message already ran; their outcomes
     (tool calls of iteration 0) are copied so the model sees them again, not run again.
     A reply a command wrote (/help, an unknown command, shell output) is written again by
     the command, at once, as sending it again would: the model never answered it.
@@ -598,7 +603,7 @@ def regenerate_reply(reply: Message) -> Submission:
         old = Message.objects.select_related("reply_to").get(pk=reply.pk)
         check_regenerable(old)
         supersede([old])
-        new = Message.objects.create(
+        new = Message(
             conversation=locked,
             role=Message.Role.ASSISTANT,
             status=Message.Status.PENDING if answer is None else Message.Status.DONE,
@@ -610,10 +615,11 @@ def regenerate_reply(reply: Message) -> Submission:
             skill_reason=old.skill_reason,
             tools_offered=old.tools_offered,
             temperature=old.temperature,
-            prompt_id=old.prompt_id,
             fixed_tokens=old.fixed_tokens,
             monolithic_fixed_tokens=old.monolithic_fixed_tokens,
         )
+        new.system_prompt = with_fresh_memory(old, locked)
+        new.save(force_insert=True)
         confirmed = list(old.tool_calls.filter(iteration=0))
         for call in confirmed:
             call.pk, call.message = None, new
@@ -627,6 +633,16 @@ def regenerate_reply(reply: Message) -> Submission:
     assert user_message is not None  # check_regenerable refused a reply to nothing
     prefetch_related_objects([user_message], *RELATIONS)
     return Submission(user_message, new)
+
+
+def with_fresh_memory(reply: Message, conversation: Conversation) -> str:
+    """The reply's stored prompt with its "About the user" section built from what is known
+    now: a memory item the user deleted since must not reach the model again."""
+    stored = reply.system_prompt
+    if not stored:
+        return ""
+    section = memory_section(Profile.for_user(conversation.owner), reply.active_skills or [])
+    return replace_memory_section(stored, section)
 
 
 def command_answer(reply: Message) -> str | None:

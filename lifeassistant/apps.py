@@ -10,6 +10,7 @@ class LifeAssistantConfig(AppConfig):
     def ready(self) -> None:
         from django.core import checks
 
-        from .checks import shared_cache_with_a_broker
+        from .checks import shared_cache_in_production, shared_cache_with_a_broker
 
         checks.register(shared_cache_with_a_broker, checks.Tags.caches)
+        checks.register(shared_cache_in_production, checks.Tags.caches)

@@ -5,7 +5,7 @@ from __future__ import annotations
 from typing import Any
 
 from django.conf import settings
-from django.core.checks import Warning
+from django.core.checks import Error, Warning
 
 
 def shared_cache_with_a_broker(**_: Any) -> list[Warning]:
@@ -22,5 +22,21 @@ def shared_cache_with_a_broker(**_: Any) -> list[Warning]:
             "light context are not shared between the web workers and the Celery worker.",
             hint="Set CACHE_URL=redis://... (the README's production-like setup under 'Configuration').",
             id="lifeassistant.W001",
+        )
+    ]
+
+
+def shared_cache_in_production(**_: Any) -> list[Error]:
+    """With DEBUG off, a process-local cache is refused: each web worker would keep its own
+    sign-in and message budgets (a guesser spreads over them), and the local cache's
+    entries can be evicted, throttle counters included."""
+    if settings.DEBUG or "RedisCache" in settings.CACHES["default"]["BACKEND"]:
+        return []
+    return [
+        Error(
+            "DEBUG is false but the cache is process-local: sign-in and message throttles would be "
+            "per process and their counters evictable.",
+            hint="Set CACHE_URL=redis://... (the README's production-like setup under 'Configuration').",
+            id="lifeassistant.E001",
         )
     ]

@@ -151,12 +151,22 @@ SQLITE_OPTIONS: dict[str, Any] = {
 }
 
 
+LOCMEM_MAX_ENTRIES = 100_000
+
+
 def env_cache(name: str, default: str) -> dict[str, Any]:
     """A Django CACHES entry from a URL: locmem:// or redis://host:port/db."""
     url = env_str(name, default)
     parsed = urlparse(url)
     if parsed.scheme == "locmem":
-        return {"BACKEND": "django.core.cache.backends.locmem.LocMemCache", "LOCATION": parsed.netloc or "default"}
+        # Room for the sign-in counters whatever else is cached: at Django's default of 300
+        # entries, junk usernames evicted a victim's counters. (Refused with DEBUG off:
+        # lifeassistant.E001.)
+        return {
+            "BACKEND": "django.core.cache.backends.locmem.LocMemCache",
+            "LOCATION": parsed.netloc or "default",
+            "OPTIONS": {"MAX_ENTRIES": LOCMEM_MAX_ENTRIES},
+        }
     if parsed.scheme in {"redis", "rediss"}:
         # Short socket timeouts: a cache that hangs must fail fast, so callers can fail open.
         return {

@@ -95,3 +95,23 @@ def render_memory_section(
     if left_out:
         lines.append(json.dumps({"not_shown": left_out}))
     return "\n".join(lines)
+
+
+def replace_memory_section(prompt: str, section: str) -> str:
+    """``prompt`` with its "About the user" section replaced by ``section`` ("" drops it).
+
+    For a reply run again (regenerated or retried): its stored prompt holds what was known
+    when it was first composed, a memory item deleted since included. Sections are joined
+    by blank lines and the memory section has none inside (its items are JSON lines). A
+    prompt without the section is returned unchanged.
+    """
+    if prompt.startswith(HEADING + "\n"):
+        start = 0
+    else:
+        found = prompt.find("\n\n" + HEADING + "\n")
+        if found < 0:
+            return prompt
+        start = found + 2
+    end = prompt.find("\n\n", start)
+    before, after = prompt[:start], ("" if end < 0 else prompt[end + 2:])
+    return "\n\n".join(part for part in (before.removesuffix("\n\n"), section, after) if part)

@@ -35,7 +35,6 @@ INSTALLED_APPS = [
     "django.contrib.messages",
     "django.contrib.staticfiles",
     "rest_framework",
-    "rest_framework.authtoken",
     "drf_spectacular",
     "lifeassistant",
     "skills",
@@ -126,7 +125,12 @@ REQUEST_MAX_BYTES = env_int("REQUEST_MAX_BYTES", 1_048_576, minimum=1024)
 DATA_UPLOAD_MAX_MEMORY_SIZE = REQUEST_MAX_BYTES
 MESSAGE_RATE = env_rate("MESSAGE_RATE", "30/minute")
 LOGIN_RATE = env_rate("LOGIN_RATE", "10/minute")  # sign-in attempts per client IP (API token, web, admin)
-LOGIN_USERNAME_RATE = env_rate("LOGIN_USERNAME_RATE", "30/hour")  # per claimed username, from any IP
+# Per claimed username from one client IP; then per username from any IP, counting only
+# the clients that already failed at it (chat/throttling.py), so strangers cannot lock it.
+# How long an API token from POST /api/v1/auth/token/ lasts (chat/api_tokens.py).
+API_TOKEN_TTL_DAYS = env_int("API_TOKEN_TTL_DAYS", 90, minimum=1)
+LOGIN_USERNAME_IP_RATE = env_rate("LOGIN_USERNAME_IP_RATE", "10/hour")
+LOGIN_USERNAME_RATE = env_rate("LOGIN_USERNAME_RATE", "30/hour")
 REST_FRAMEWORK = {
     "DEFAULT_AUTHENTICATION_CLASSES": [
         "chat.api.authentication.TokenAuthentication",
@@ -140,7 +144,12 @@ REST_FRAMEWORK = {
     "DEFAULT_PARSER_CLASSES": ["chat.api.parsers.JSONParser"],
     "TEST_REQUEST_DEFAULT_FORMAT": "json",
     "DEFAULT_SCHEMA_CLASS": "lifeassistant.openapi.ApiAutoSchema",
-    "DEFAULT_THROTTLE_RATES": {"messages": MESSAGE_RATE, "login": LOGIN_RATE, "login_username": LOGIN_USERNAME_RATE},
+    "DEFAULT_THROTTLE_RATES": {
+        "messages": MESSAGE_RATE,
+        "login": LOGIN_RATE,
+        "login_username_ip": LOGIN_USERNAME_IP_RATE,
+        "login_username": LOGIN_USERNAME_RATE,
+    },
     "EXCEPTION_HANDLER": "chat.api.errors.exception_handler",
     # Throttles key anonymous clients by IP. Trust X-Forwarded-For only from the
     # number of proxies in front of the app (0: the socket address), or a client

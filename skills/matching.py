@@ -51,12 +51,17 @@ every word start of the normalized message. The expression returns the longest p
 text found there; every shorter pattern that fires at the same place is a prefix of
 that text, so a table precomputed per pattern text lists them all. Exclusions and
 compound patterns are then settled on the handful of hits, so the cost of a match
-grows with the message length, not with the number of skills or patterns.
+grows with the message length, not with the number of skills or patterns. Set-aside and
+exclusion spans are sorted once and each hit is tested against them by bisection, so a
+hostile message of thousands of both stays near-linear (``manage.py benchmark``, the
+"hostile" line of detection).
 """
 
 import re
+from bisect import bisect_left
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
+from itertools import accumulate
 
 from lifeassistant.text import normalize
 from skills.domain import SkillDefinition
@@ -377,7 +382,8 @@ class TriggerMatcher:
             return {}
         aside = set_aside_spans(normalized)
         if aside:
-            hits = [hit for hit in hits if not any(hit[1] < high and low < hit[2] for low, high in aside)]
+            skipped = _Spans(aside)
+            hits = [hit for hit in hits if not skipped.overlaps(hit[1], hit[2])]
         if self._has_exclusions:
             hits = _without_excluded(hits)
         fired: dict[str, dict[str, None]] = {}
@@ -418,14 +424,33 @@ def _without_excluded(
             spans.setdefault(pattern.skill, []).append((start, end))
     if not spans:
         return hits
+    excluded = {skill: _Spans(skill_spans) for skill, skill_spans in spans.items()}
     return [
         (pattern, start, end)
         for pattern, start, end in hits
         if pattern.role != _EXCLUSION
-        and not any(
-            start < high and low < end for low, high in spans.get(pattern.skill, ())
-        )
+        and not (pattern.skill in excluded and excluded[pattern.skill].overlaps(start, end))
     ]
+
+
+class _Spans:
+    """Spans of a message, sorted once so that testing a hit against all of them is a bisect.
+
+    A hostile message can hold thousands of hits and thousands of set-aside or exclusion
+    spans; comparing every hit with every span made matching quadratic in its length.
+    """
+
+    def __init__(self, spans: Iterable[tuple[int, int]]) -> None:
+        ordered = sorted(spans)
+        self._starts = [low for low, _ in ordered]
+        # _reach[i]: the furthest end among the first i + 1 spans (by start).
+        self._reach = list(accumulate((high for _, high in ordered), max))
+
+    def overlaps(self, start: int, end: int) -> bool:
+        """Tell whether ``[start, end)`` shares a character with one of the spans."""
+        # The spans starting before ``end``; one of them overlaps if it ends after ``start``.
+        before = bisect_left(self._starts, end)
+        return before > 0 and start < self._reach[before - 1]
 
 
 def _continues_word(text: str, index: int) -> bool:

@@ -1,15 +1,16 @@
-"""Token sign-in that also speaks the token owner's language."""
+"""Token sign-in (``chat.api_tokens``) that also speaks the token owner's language."""
 
 from __future__ import annotations
 
 from typing import Any
 
-from django.utils import translation
+from django.utils import timezone, translation
 from django.utils.translation import gettext_lazy as _
 from rest_framework import authentication, exceptions
-from rest_framework.authtoken.models import Token
 
+from ..api_tokens import digest_of
 from ..language import django_language
+from ..models import ApiToken
 
 
 class TokenAuthentication(authentication.TokenAuthentication):
@@ -23,9 +24,11 @@ class TokenAuthentication(authentication.TokenAuthentication):
 
     def authenticate_credentials(self, key: str) -> tuple[Any, Any]:
         try:
-            token = Token.objects.select_related("user__profile").get(key=key)
-        except Token.DoesNotExist:
+            token = ApiToken.objects.select_related("user__profile").get(digest=digest_of(key))
+        except ApiToken.DoesNotExist:
             raise exceptions.AuthenticationFailed(_("Invalid token.")) from None
+        if token.expires_at <= timezone.now():
+            raise exceptions.AuthenticationFailed(_("Invalid token."))
         user = token.user
         if not user.is_active:
             raise exceptions.AuthenticationFailed(_("User inactive or deleted."))

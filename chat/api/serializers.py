@@ -374,10 +374,32 @@ class CredentialsSerializer(RejectUnknownFieldsMixin, serializers.Serializer):
 
     username = StrictCharField(max_length=150)
     password = StrictCharField(max_length=128, trim_whitespace=False, style={"input_type": "password"})
+    client = StrictCharField(
+        max_length=100,
+        required=False,
+        allow_blank=True,
+        help_text="The device or app signing in (e.g. 'Ana's phone'): signing in again under the same name "
+        "revokes that client's previous token. Optional.",
+    )
 
 
 class TokenSerializer(serializers.Serializer):
+    """A new API token: the key is shown this once (only its digest is stored)."""
+
     token = serializers.CharField()
+    id = serializers.IntegerField()
+    client = serializers.CharField()
+    expires_at = serializers.DateTimeField()
+
+
+class ApiTokenSerializer(serializers.Serializer):
+    """One of your API tokens, without its key."""
+
+    id = serializers.IntegerField()
+    client = serializers.CharField()
+    created_at = serializers.DateTimeField()
+    expires_at = serializers.DateTimeField()
+    current = serializers.BooleanField(help_text="Whether this request was authenticated with this token.")
 
 
 class CommandSerializer(serializers.Serializer):

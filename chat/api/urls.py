@@ -11,6 +11,8 @@ router.register("memory", user.MemoryViewSet, basename="memory")
 
 urlpatterns = [
     path("auth/token/", views.TokenView.as_view(), name="auth-token"),
+    path("auth/tokens/", views.TokenListView.as_view(), name="auth-tokens"),
+    path("auth/tokens/<int:pk>/", views.TokenDetailView.as_view(), name="auth-token-detail"),
     path(
         "conversations/<int:conversation_id>/messages/",
         views.ConversationMessagesView.as_view(),

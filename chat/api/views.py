@@ -11,9 +11,9 @@ from django.shortcuts import get_object_or_404
 from drf_spectacular.types import OpenApiTypes
 from drf_spectacular.utils import OpenApiParameter, extend_schema
 from rest_framework import generics, mixins, status, viewsets
-from rest_framework.authtoken.models import Token
 from django.core.exceptions import ValidationError as DjangoValidationError
 from django.core.validators import ProhibitNullCharactersValidator
+from django.utils import timezone
 from django.utils.translation import gettext_lazy, gettext as _
 from rest_framework.exceptions import AuthenticationFailed, NotFound, ParseError, ValidationError
 from rest_framework.pagination import CursorPagination
@@ -31,8 +31,9 @@ from skills.services import current_catalog
 from skills.commands import available_commands
 from ..light_context_store import handle_action as handle_context_action
 from ..search import search_conversations
-from ..models import Conversation, Message
-from ..throttling import MessageRateThrottle, forget_sign_ins, sign_in_throttles
+from ..api_tokens import issue_token
+from ..models import ApiToken, Conversation, Message
+from ..throttling import MessageRateThrottle, forget_sign_ins, sign_in_failed, sign_in_throttles
 from ..services import (
     IdempotencyConflict,
     Submission,
@@ -51,6 +52,7 @@ from .serializers import (
     CONTEXT_RESULT,
     ContextErrorSerializer,
     ConversationSerializer,
+    ApiTokenSerializer,
     CredentialsSerializer,
     MessageCreateSerializer,
     MessageSerializer,
@@ -227,7 +229,7 @@ class ConversationMessagesView(generics.ListCreateAPIView):
         user = request_user(request)
         # A token's user came with its profile (chat.api.authentication); a session user
         # (the web chat) gets it joined with the conversation: one query either way.
-        with_token = isinstance(request.auth, Token) and type(user).profile.is_cached(user)
+        with_token = isinstance(request.auth, ApiToken) and type(user).profile.is_cached(user)
         conversations = owned_conversations(user)
         if not with_token:
             conversations = conversations.select_related("owner__profile")
@@ -378,14 +380,14 @@ class MessageEditView(APIView):
 
 
 class TokenView(APIView):
-    """Obtain (POST with username and password) or revoke (DELETE) your API token."""
+    """Obtain a token for a client (POST with username and password) or revoke the one you use (DELETE)."""
 
     def get_permissions(self) -> list[Any]:
         return [AllowAny()] if self.request.method == "POST" else [IsAuthenticated()]
 
     def get_throttles(self) -> list[Any]:
-        # Password guessing: LOGIN_RATE per client IP and LOGIN_USERNAME_RATE per username,
-        # shared with the web and admin sign-ins.
+        # Password guessing: the sign-in budgets (chat/throttling.py), shared with the
+        # web and admin sign-ins.
         return sign_in_throttles() if self.request.method == "POST" else []
 
     def perform_authentication(self, request: Request) -> None:
@@ -403,14 +405,46 @@ class TokenView(APIView):
             password=serializer.validated_data["password"],
         )
         if user is None or not user.is_active:
+            sign_in_failed(request, serializer.validated_data["username"])
             raise AuthenticationFailed(_("Unable to log in with the provided credentials."))
-        forget_sign_ins(user.get_username())
-        token, _created = Token.objects.get_or_create(user=user)
-        return Response({"token": token.key})
+        forget_sign_ins(request, user.get_username())
+        token, key = issue_token(user, serializer.validated_data.get("client", "").strip())
+        return Response({"token": key, "id": token.pk, "client": token.client, "expires_at": token.expires_at})
 
     @extend_schema(request=None, responses={204: None})
     def delete(self, request: Request) -> Response:
-        Token.objects.filter(user=request_user(request)).delete()
+        # The token this request came with; a session (the web chat) has none to revoke.
+        if isinstance(request.auth, ApiToken):
+            request.auth.delete()
+        return Response(status=status.HTTP_204_NO_CONTENT)
+
+
+def _rendered_token(token: ApiToken, request: Request) -> dict[str, Any]:
+    current = isinstance(request.auth, ApiToken) and request.auth.pk == token.pk
+    return {
+        "id": token.pk,
+        "client": token.client,
+        "created_at": token.created_at,
+        "expires_at": token.expires_at,
+        "current": current,
+    }
+
+
+class TokenListView(APIView):
+    """Your API tokens that have not expired, newest first (keys are never shown again)."""
+
+    @extend_schema(operation_id="list_auth_tokens", responses={200: ApiTokenSerializer(many=True)})
+    def get(self, request: Request) -> Response:
+        tokens = ApiToken.objects.filter(user=request_user(request), expires_at__gt=timezone.now())
+        return Response(ApiTokenSerializer([_rendered_token(t, request) for t in tokens], many=True).data)
+
+
+class TokenDetailView(APIView):
+    """Revoke one of your API tokens (a lost phone, an old script)."""
+
+    @extend_schema(operation_id="revoke_auth_token", request=None, responses={204: None, **error_responses(404)})
+    def delete(self, request: Request, pk: int) -> Response:
+        get_object_or_404(ApiToken.objects.filter(user=request_user(request)), pk=pk).delete()
         return Response(status=status.HTTP_204_NO_CONTENT)
 
 

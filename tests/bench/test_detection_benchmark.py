@@ -34,3 +34,4 @@ def test_the_benchmark_reports_both_detectors_on_the_shipped_skills_and_on_500_g
         for detector in ("matcher", "naive"):
             assert set(result[scenario][detector]) >= {"p50_us", "p99_us"}
         assert "speedup" in result[scenario]
+    assert set(result["hostile"]) == {"sao jose mae", "sem papo de x. gastei"}

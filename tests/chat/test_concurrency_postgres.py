@@ -110,20 +110,20 @@ def test_concurrent_preference_patches_keep_the_bound_on_flags(user):
     more: with the test's own connection they stay within the pool's ten."""
     if connection.vendor != "postgresql":
         pytest.skip("needs DATABASE_URL=postgres://...")
-    from rest_framework.authtoken.models import Token
+    from chat.api_tokens import issue_token
     from rest_framework.test import APIClient
 
     from chat.api.user import MAX_PREFERENCES
     from lifeassistant.models import Profile
 
-    token = Token.objects.create(user=user)
+    _, token = issue_token(user)
     barrier = threading.Barrier(6)
     statuses: list[int] = []
 
     def patch(batch: int) -> None:
         try:
             client = APIClient()
-            client.credentials(HTTP_AUTHORIZATION=f"Token {token.key}")
+            client.credentials(HTTP_AUTHORIZATION=f"Token {token}")
             barrier.wait()
             body = {"preferences": {f"k{batch}_{n}": True for n in range(10)}}
             statuses.append(client.patch("/api/v1/me/", body, format="json").status_code)

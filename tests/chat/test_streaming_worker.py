@@ -20,7 +20,7 @@ import httpx
 import pytest
 import redis
 from django.db import connection
-from rest_framework.authtoken.models import Token
+from chat.api_tokens import issue_token
 
 from chat.models import Message
 
@@ -121,7 +121,7 @@ def test_a_worker_reply_streams_over_sse_and_a_client_resumes_half_way(stack: st
     scripted_llm.token_delay = 0.1
     scripted_llm.reply_tool_call("get_finance_summary", {}, call_id="call_sum")
     scripted_llm.reply_text(words)
-    headers = {"Authorization": f"Token {Token.objects.create(user=user).key}"}
+    headers = {"Authorization": f"Token {issue_token(user)[1]}"}
     with httpx.Client(base_url=stack, headers=headers, timeout=30) as client:
         conversation = client.post("/api/v1/conversations/", json={}).json()
         sent = client.post(f"/api/v1/conversations/{conversation['id']}/messages/", json={"content": "Como estão minhas finanças?"})
@@ -153,7 +153,7 @@ def test_a_worker_reply_streams_over_sse_and_a_client_resumes_half_way(stack: st
 def test_a_reply_stopped_through_the_api_mid_stream_keeps_its_text(stack: str, scripted_llm: Any, user: Any) -> None:
     scripted_llm.token_delay = 0.1
     scripted_llm.reply_text(" ".join(f"w{n}" for n in range(60)))
-    headers = {"Authorization": f"Token {Token.objects.create(user=user).key}"}
+    headers = {"Authorization": f"Token {issue_token(user)[1]}"}
     with httpx.Client(base_url=stack, headers=headers, timeout=30) as client:
         conversation = client.post("/api/v1/conversations/", json={}).json()
         sent = client.post(f"/api/v1/conversations/{conversation['id']}/messages/", json={"content": "conte"})
@@ -185,7 +185,7 @@ def test_a_worker_process_killed_mid_stream_gives_the_reply_back_and_the_stream_
     scripted_llm.token_delay = 0.1
     scripted_llm.reply_text(words)  # the run that dies
     scripted_llm.reply_text("De novo, inteiro.")  # the redelivered run
-    headers = {"Authorization": f"Token {Token.objects.create(user=user).key}"}
+    headers = {"Authorization": f"Token {issue_token(user)[1]}"}
     with httpx.Client(base_url=stack["base"], headers=headers, timeout=60) as client:
         conversation = client.post("/api/v1/conversations/", json={}).json()
         sent = client.post(f"/api/v1/conversations/{conversation['id']}/messages/", json={"content": "conte"})

@@ -14,7 +14,7 @@ from django.test import RequestFactory
 from rest_framework.request import Request
 from rest_framework.test import APIClient
 
-from chat.throttling import LoginRateThrottle, LoginUsernameThrottle, MessageRateThrottle, forget_sign_ins
+from chat.throttling import LoginClientThrottle, LoginRateThrottle, LoginUsernameThrottle, MessageRateThrottle, forget_sign_ins, sign_in_failed
 
 REDIS_URL = os.environ.get("CI_REDIS_URL", "redis://127.0.0.1:6379/14")
 
@@ -30,7 +30,7 @@ def redis_cache(settings: Any) -> Iterator[None]:
             "KEY_PREFIX": "throttle-window-test",
         }
     }
-    rates = {**settings.REST_FRAMEWORK["DEFAULT_THROTTLE_RATES"], "login": "5/minute", "login_username": "3/hour"}
+    rates = {**settings.REST_FRAMEWORK["DEFAULT_THROTTLE_RATES"], "login": "5/minute", "login_username_ip": "4/hour", "login_username": "3/hour"}
     settings.REST_FRAMEWORK = {**settings.REST_FRAMEWORK, "DEFAULT_THROTTLE_RATES": rates}
     cache.clear()
     yield
@@ -64,6 +64,8 @@ def burst(throttle_class: type, count: int, *, request: Any = None, view: Any = 
 def test_a_parallel_burst_of_sign_ins_gets_only_the_budget():
     # DRF's read-then-write list let up to all 20 through a 5/minute budget.
     assert sum(burst(LoginRateThrottle, 20)) == 5
+    assert sum(burst(LoginClientThrottle, 12, address="10.0.0.10")) == 4
+    sign_in_failed(sign_in_request(address="10.0.0.10"), "ana")  # the address failed: the username's budget applies
     assert sum(burst(LoginUsernameThrottle, 12, address="10.0.0.10")) == 3
 
 
@@ -93,10 +95,13 @@ def test_a_refused_attempt_waits_until_the_oldest_ages_out(monkeypatch):
 
 
 @pytest.mark.usefixtures("redis_cache")
-def test_a_successful_sign_in_still_clears_the_username_budget():
+def test_a_successful_sign_in_clears_the_address_s_budget_at_that_username():
+    assert sum(burst(LoginClientThrottle, 5)) == 4
+    sign_in_failed(sign_in_request(), "ana")
     assert sum(burst(LoginUsernameThrottle, 4)) == 3
-    forget_sign_ins("ANA")  # case-folded, like the budget's key
-    assert LoginUsernameThrottle().allow_request(sign_in_request(address="10.0.0.12"), None)
+    forget_sign_ins(sign_in_request(), "ANA")  # case-folded, like the budgets' keys
+    assert LoginClientThrottle().allow_request(sign_in_request(), None)
+    assert LoginUsernameThrottle().allow_request(sign_in_request(), None)  # no failure left here
 
 
 @pytest.mark.django_db
@@ -107,7 +112,7 @@ def test_the_token_endpoint_answers_429_with_retry_after(user):
         client.post("/api/v1/auth/token/", {"username": "ana", "password": "wrong"}, format="json").status_code
         for _ in range(4)
     ]
-    assert statuses == [401] * 3 + [429]  # the username's 3 an hour
+    assert statuses == [401] * 4  # the address's 4 an hour at that username
     response = client.post("/api/v1/auth/token/", {"username": "ana", "password": "pass-ana-123"}, format="json")
     assert response.status_code == 429
     assert 3_000 < int(response["Retry-After"]) <= 3_600

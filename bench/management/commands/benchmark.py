@@ -95,6 +95,8 @@ def render_detection(figures: Figures) -> list[str]:
         lines.append(
             f"{'':>7} {'':>9} {'naive':<9} {row['naive']['p50_us']:>9.1f} {row['naive']['p99_us']:>9.1f}"
         )
+    hostile = ", ".join(f"{unit!r} x 100 KB: {ms:.0f} ms" for unit, ms in figures["hostile"].items())
+    lines.append(f"hostile messages, shipped skills: {hostile}")
     return lines
 
 

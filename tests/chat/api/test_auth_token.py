@@ -114,10 +114,10 @@ def test_a_faked_forwarded_for_header_does_not_reset_the_login_limit(user, setti
 
 
 def _token_client(user) -> APIClient:
-    from rest_framework.authtoken.models import Token
+    from chat.api_tokens import issue_token
 
     client = APIClient()
-    client.credentials(HTTP_AUTHORIZATION=f"Token {Token.objects.get_or_create(user=user)[0].key}")
+    client.credentials(HTTP_AUTHORIZATION=f"Token {issue_token(user)[1]}")
     return client
 
 

@@ -25,6 +25,7 @@ NUL = "a\x00b"
 CHECKED = [
     ("post", "/api/v1/auth/token/", {"username": NUL, "password": "x"}, "username"),
     ("post", "/api/v1/auth/token/", {"username": "ana", "password": NUL}, "password"),
+    ("post", "/api/v1/auth/token/", {"username": "ana", "password": "pass-ana-123", "client": NUL}, "client"),
     ("post", "/api/v1/conversations/", {"title": NUL}, "title"),
     ("patch", "/api/v1/conversations/{conversation_id}/", {"title": NUL}, "title"),
     ("put", "/api/v1/conversations/{conversation_id}/", {"title": NUL}, "title"),

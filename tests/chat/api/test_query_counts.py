@@ -117,12 +117,12 @@ def test_a_token_users_post_reads_the_profile_once(api, user, conversation, djan
     """Token authentication joins the profile; the view joined it again with the conversation."""
     from django.db import connection
     from django.test.utils import CaptureQueriesContext
-    from rest_framework.authtoken.models import Token
+    from chat.api_tokens import issue_token
     from rest_framework.test import APIClient
 
     _history(api, conversation, 10)
     client = APIClient()
-    client.credentials(HTTP_AUTHORIZATION=f"Token {Token.objects.create(user=user).key}")
+    client.credentials(HTTP_AUTHORIZATION=f"Token {issue_token(user)[1]}")
     url = f"/api/v1/conversations/{conversation['id']}/messages/"
     with CaptureQueriesContext(connection) as post, django_assert_max_num_queries(POST_MAX + 1):  # + the token
         response = client.post(url, {"content": "Gastei 50 reais no mercado"}, format="json")

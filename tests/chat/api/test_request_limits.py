@@ -209,9 +209,9 @@ def test_a_chunked_body_is_read_not_dropped(user, settings):
     """DRF reads a request without a Content-Length as empty: a chunked PATCH answered 200
     having changed nothing, a chunked conversation was created untitled, and a chunked
     body of any size got a 201."""
-    from rest_framework.authtoken.models import Token
+    from chat.api_tokens import issue_token
 
-    token = Token.objects.create(user=user).key
+    _, token = issue_token(user)
 
     status, body = _chunked("PATCH", "/api/v1/me/", [b'{"display_name": ', b'"Chunky"}'], token)
     assert (status, body["display_name"]) == (200, "Chunky")

@@ -13,7 +13,7 @@ from typing import Any
 import pytest
 from asgiref.sync import async_to_sync
 from django.test import AsyncClient
-from rest_framework.authtoken.models import Token
+from chat.api_tokens import issue_token
 
 from chat import answering
 from lifeassistant.event_log import event_log
@@ -133,12 +133,12 @@ def test_resuming_after_the_final_event_is_a_204_so_an_event_source_stops_reconn
 
 
 def test_a_method_other_than_get_is_a_json_405_not_a_csrf_page(reply: dict[str, Any], user: Any) -> None:
-    token = Token.objects.create(user=user)
+    _, token = issue_token(user)
 
     async def send(method: str) -> Any:
         client = AsyncClient(enforce_csrf_checks=True)
         return await client.generic(
-            method, f"/api/v1/messages/{reply['id']}/events/", headers={"Authorization": f"Token {token.key}"}
+            method, f"/api/v1/messages/{reply['id']}/events/", headers={"Authorization": f"Token {token}"}
         )
 
     for method in ("POST", "PUT", "PATCH", "DELETE"):
@@ -155,9 +155,9 @@ def test_another_users_reply_is_a_404_and_no_login_a_401(reply: dict[str, Any], 
 
 
 def test_a_token_opens_the_stream(reply: dict[str, Any], user: Any) -> None:
-    token = Token.objects.create(user=user)
+    _, token = issue_token(user)
 
-    status, events = get_events(None, f"/api/v1/messages/{reply['id']}/events/", Authorization=f"Token {token.key}")
+    status, events = get_events(None, f"/api/v1/messages/{reply['id']}/events/", Authorization=f"Token {token}")
 
     assert status == 200 and events[-1]["event"] == "done"
     assert get_events(None, f"/api/v1/messages/{reply['id']}/events/", Authorization="Token nope")[0] == 401
@@ -170,7 +170,7 @@ def test_a_token_reader_gets_the_streams_errors_in_their_profile_language(reply:
 
     Profile.for_user(user)
     Profile.objects.filter(user=user).update(language="pt")
-    auth = {"Authorization": f"Token {Token.objects.create(user=user).key}"}  # and Accept-Language: en
+    auth = {"Authorization": f"Token {issue_token(user)[1]}"}  # and Accept-Language: en
 
     assert get_events(None, "/api/v1/messages/999999/events/", **auth) == (404, {"detail": "Não encontrado."})
     status, body = get_events(None, f"/api/v1/messages/{reply['id']}/events/?after=zzz", **auth)

@@ -5,7 +5,7 @@ from __future__ import annotations
 from typing import Any
 
 import pytest
-from rest_framework.authtoken.models import Token
+from chat.api_tokens import issue_token
 from rest_framework.test import APIClient
 
 from lifeassistant.models import Profile
@@ -44,8 +44,8 @@ def test_a_signed_in_users_profile_language_wins_over_the_browser(client: Any, u
 
 def test_api_errors_follow_a_token_users_profile_language(user: Any) -> None:
     Profile.objects.create(user=user, language="pt")
-    token = Token.objects.create(user=user)
-    api = APIClient(headers={"Authorization": f"Token {token.key}", "Accept-Language": "en-US"})
+    _, token = issue_token(user)
+    api = APIClient(headers={"Authorization": f"Token {token}", "Accept-Language": "en-US"})
 
     response = api.get("/api/v1/conversations/999999/")
 

@@ -6,7 +6,7 @@ from django.db import migrations, models
 class Migration(migrations.Migration):
 
     dependencies = [
-        ('chat', '0012_conversation_has_documents'),
+        ('chat', '0014_prompt_unreferenced_since'),
     ]
 
     operations = [
