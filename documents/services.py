@@ -39,6 +39,7 @@ if TYPE_CHECKING:
 logger = logging.getLogger(__name__)
 
 READ_DOCUMENT_TOOL = "read_document"
+IMPORT_STATEMENT_TOOL = "import_statement"
 
 MAX_REFERENCES = 20
 # Notices (rejected or unknown names) per message: 11,500 "@x/N" once made a 1 MB intent.
@@ -236,8 +237,12 @@ def documents_section(conversation: Any, *, until: datetime) -> str:
 
 
 def document_tools(*, has_documents: bool, needed: bool = False) -> tuple[str, ...]:
-    """``read_document`` is offered only when the conversation has documents, or ``needed``."""
-    return (READ_DOCUMENT_TOOL,) if needed or has_documents else ()
+    """``read_document`` is offered only when the conversation has documents, or ``needed``;
+    ``import_statement`` with it once the conversation holds documents (a statement is a
+    file the user sent, whatever skill the words that follow it fire)."""
+    if has_documents:
+        return (READ_DOCUMENT_TOOL, IMPORT_STATEMENT_TOOL)
+    return (READ_DOCUMENT_TOOL,) if needed else ()
 
 
 # ------------------------------------------------------------------------------ files

@@ -14,7 +14,7 @@ from lifeassistant.tools.finance import guess_category
 from lifeassistant.tools.registry import ToolContext, ToolError, tool
 
 from .models import ChatDocument
-from .services import READ_DOCUMENT_TOOL, find_document
+from .services import IMPORT_STATEMENT_TOOL, READ_DOCUMENT_TOOL, find_document
 from .statements import ImportPlan, Transaction, plan_import
 
 MAX_CHARS = 50_000
@@ -47,9 +47,6 @@ def read_document(context: ToolContext, arguments: dict[str, Any]) -> dict[str, 
         "content": chunk,
         "truncated": offset + len(chunk) < len(document.content),
     }
-
-
-IMPORT_STATEMENT_TOOL = "import_statement"
 
 
 def _statement(context: ToolContext, arguments: dict[str, Any]) -> tuple[ChatDocument, ImportPlan]:
