@@ -205,3 +205,16 @@ def test_uploads_share_the_message_rate_limit(api, conversation, send, monkeypat
     assert refused.status_code == 429
     assert refused.has_header("Retry-After")
     assert ChatDocument.objects.count() == 1
+
+
+def test_a_refusal_speaks_the_users_language(api, conversation):
+    response = api.generic(
+        "POST",
+        f"/api/v1/conversations/{conversation['id']}/files/",
+        multipart("extrato.csv", zip_archive()),
+        content_type=f"multipart/form-data; boundary={BOUNDARY}",
+        headers={"Accept-Language": "pt-BR"},
+    )
+
+    assert response.status_code == 415
+    assert response.json()["detail"].startswith("Este arquivo é um arquivo zip, que não pode ser lido aqui.")
