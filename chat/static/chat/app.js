@@ -360,6 +360,7 @@
     state.generation += 1;
     stopWatching();
     state.current = null;
+    conversationChanged(null); // files hook
     state.messages.clear();
     state.actions.clear();
     els.view.hidden = true;
@@ -401,6 +402,7 @@
       ]);
       if (generation !== state.generation) return;
       state.current = conversation;
+      conversationChanged(id); // files hook
       state.olderNext = page.next;
       rememberActions(actions);
       renderConversationHeader();
@@ -1371,6 +1373,23 @@
     window.addEventListener("pagehide", saveDraft);
     if (TOUCH) followKeyboard();
   }
+
+  // ---- files hook: what chat/static/chat/attachments.js (attach button, drag and drop) uses ----
+  window.LA.chat = {
+    conversationId: () => (state.current ? state.current.id : null),
+    ensureConversation: async () => { if (!state.current) await createConversation(); return state.current; },
+    renderAttachment,
+    showAlert,
+    clearAlert,
+    announce,
+    refer(name) { // "@name " into the message box, so the message refers to the file
+      const reference = `@${name} `;
+      if (!els.input.value.includes(reference)) els.input.value = `${els.input.value.trimEnd()} ${reference}`.trimStart();
+      els.input.dispatchEvent(new Event("input"));
+    },
+  };
+  const conversationChanged = (id) => document.dispatchEvent(new CustomEvent("la:conversation", { detail: { id } }));
+  // ---- end of the files hook ----
 
   async function start() {
     wire();
