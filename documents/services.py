@@ -267,11 +267,17 @@ def save_original(*, owner_id: int, read: ReadFile, data: bytes) -> str:
 
 
 def delete_original(path: str) -> None:
-    """Remove a kept original whose document was not created (nothing half-stored)."""
+    """Remove a kept original whose document was not created (nothing half-stored) or was
+    deleted with its conversation."""
     try:
         default_storage.delete(path)
-    except Exception:  # the row was not written: a leftover file is logged, not raised over the real error
-        logger.exception("could not delete the unused upload %s", path)
+    except Exception:  # a leftover file is logged, not raised over the request's own outcome
+        logger.exception("could not delete the upload %s", path)
+
+
+def delete_originals(paths: Sequence[str]) -> None:
+    for path in paths:
+        delete_original(path)
 
 
 def create_uploaded_document(*, conversation: Any, name: str, read: ReadFile, original: str) -> ChatDocument:

@@ -218,3 +218,13 @@ def test_a_refusal_speaks_the_users_language(api, conversation):
 
     assert response.status_code == 415
     assert response.json()["detail"].startswith("Este arquivo é um arquivo zip, que não pode ser lido aqui.")
+
+
+def test_deleting_the_conversation_deletes_the_files_sent_to_it(api, conversation, django_capture_on_commit_callbacks):
+    upload(api, conversation["id"], "extrato.csv", latin1_csv())
+    assert len(stored_files()) == 1
+
+    with django_capture_on_commit_callbacks(execute=True):
+        assert api.delete(f"/api/v1/conversations/{conversation['id']}/").status_code == 204
+
+    assert_nothing_stored()
