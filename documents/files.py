@@ -117,7 +117,7 @@ _REFUSED_MAGIC: tuple[tuple[bytes, Promise], ...] = (
     (b"Rar!", _ARCHIVE),
     (b"\xd0\xcf\x11\xe0", gettext_lazy("an old Office file")),
 )
-_OFX_START = re.compile(rb"^\s*(?:OFXHEADER\s*:|<\?xml[^>]*\?>\s*<\?OFX|<OFX>)", re.IGNORECASE)
+_OFX_START = re.compile(rb"^(?:\xef\xbb\xbf)?\s*(?:OFXHEADER\s*:|<\?xml[^>]*\?>\s*<\?OFX|<OFX>)", re.IGNORECASE)
 _MARKDOWN_NAMES = (".md", ".markdown")
 
 

@@ -228,3 +228,17 @@ def test_deleting_the_conversation_deletes_the_files_sent_to_it(api, conversatio
         assert api.delete(f"/api/v1/conversations/{conversation['id']}/").status_code == 204
 
     assert_nothing_stored()
+
+
+def test_two_files_in_one_request_are_refused(api, conversation):
+    one = multipart("a.txt", b"um")
+    body = one[: one.rindex(f"--{BOUNDARY}--".encode())] + multipart("b.txt", b"dois")[0:]
+
+    response = api.generic(
+        "POST", f"/api/v1/conversations/{conversation['id']}/files/", body,
+        content_type=f"multipart/form-data; boundary={BOUNDARY}",
+    )  # fmt: skip
+
+    assert response.status_code == 400
+    assert "exactly one file" in response.json()["errors"]["file"][0]
+    assert_nothing_stored()
