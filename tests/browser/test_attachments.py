@@ -1,4 +1,4 @@
-"""Sending a file from the web chat: the 📎 button and drag and drop."""
+"""Sending a file from the web chat: the paperclip button and drag and drop."""
 
 from __future__ import annotations
 

@@ -1,4 +1,4 @@
-// Files people send into a conversation: the 📎 button and drag and drop on the chat.
+// Files people send into a conversation: the paperclip button and drag and drop on the chat.
 // Each file goes to POST /api/v1/conversations/{id}/files/ and comes back as a document,
 // shown collapsed like a pasted one, above the message box, with "@name" put in the box
 // so the message refers to it. The conversation's files are listed again when it opens.
