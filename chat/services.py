@@ -26,6 +26,7 @@ from documents.services import (
     ReferencedDocuments,
     analyze_message,
     attach_documents,
+    delete_originals,
     document_tools,
     reference_blocks,
 )
@@ -521,9 +522,15 @@ def delete_conversation(conversation: Conversation) -> None:
             .exclude(status__in=FINAL_STATUSES)
             .values_list("pk", flat=True)
         )
+        # The files people sent go with it, once the delete is committed.
+        originals = list(
+            ChatDocument.objects.filter(conversation=locked).exclude(original="").values_list("original", flat=True)
+        )
         locked.delete()
         if unended:
             transaction.on_commit(lambda: publish_deleted(unended))
+        if originals:
+            transaction.on_commit(lambda: delete_originals(originals))
 
 
 def live_messages(conversation_id: int) -> Any:

@@ -9,3 +9,5 @@ class ChatDocumentAdmin(admin.ModelAdmin):
     list_filter = ["label", "mime_type"]
     search_fields = ["file_name", "title", "summary"]
     raw_id_fields = ["owner", "conversation", "message"]
+    # A sent file is checked on its way in (documents/files.py): the admin never replaces it.
+    readonly_fields = ["original", "transactions"]

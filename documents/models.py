@@ -12,6 +12,7 @@ class ChatDocument(models.Model):
     """A document a user owns, attached to the message it came from."""
 
     USER_CONTEXT = "user_context"
+    USER_FILE = "user_file"  # a file the user sent (chat.uploads); the original is in storage
 
     owner = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="chat_documents")
     # No index of its own: chatdoc_conv_created and the unique name constraint start with it.
@@ -28,6 +29,10 @@ class ChatDocument(models.Model):
     content = models.TextField()
     size_bytes = models.PositiveIntegerField(default=0)
     summary = models.CharField(max_length=200, blank=True)
+    # The file as it was sent, under a name of ours (never the sender's): "" for pasted text.
+    original = models.FileField(max_length=200, blank=True)
+    # A bank statement's lines (documents.statements.Transaction.as_json), [] for other documents.
+    transactions = models.JSONField(default=list, blank=True)
     created_at = models.DateTimeField(auto_now_add=True)
 
     class Meta:

@@ -8,18 +8,22 @@ from __future__ import annotations
 
 import logging
 import secrets
+import uuid
 from collections.abc import Sequence
 from dataclasses import dataclass
 from datetime import datetime
 from typing import TYPE_CHECKING, Any
 
 from django.conf import settings
+from django.core.files.base import ContentFile
+from django.core.files.storage import default_storage
 from django.db.models import Case, Count, IntegerField, QuerySet, Value, When, Window
 
 from lifeassistant import llm, tokens
 
 from .analysis import Analysis, analyze
 from .extraction import ContextItem
+from .files import EXTENSIONS, Limits, ReadFile, checked_name, document_name, read_file
 from .listing import DEFAULT_LISTED_DOCUMENTS, DocumentInfo, file_name_for, human_size, render_available_documents, summarize
 from .models import ChatDocument
 from lifeassistant.references import UNKNOWN_DOCUMENT, FileReference
@@ -35,6 +39,7 @@ if TYPE_CHECKING:
 logger = logging.getLogger(__name__)
 
 READ_DOCUMENT_TOOL = "read_document"
+IMPORT_STATEMENT_TOOL = "import_statement"
 
 MAX_REFERENCES = 20
 # Notices (rejected or unknown names) per message: 11,500 "@x/N" once made a 1 MB intent.
@@ -232,5 +237,71 @@ def documents_section(conversation: Any, *, until: datetime) -> str:
 
 
 def document_tools(*, has_documents: bool, needed: bool = False) -> tuple[str, ...]:
-    """``read_document`` is offered only when the conversation has documents, or ``needed``."""
-    return (READ_DOCUMENT_TOOL,) if needed or has_documents else ()
+    """``read_document`` is offered only when the conversation has documents, or ``needed``;
+    ``import_statement`` with it once the conversation holds documents (a statement is a
+    file the user sent, whatever skill the words that follow it fire)."""
+    if has_documents:
+        return (READ_DOCUMENT_TOOL, IMPORT_STATEMENT_TOOL)
+    return (READ_DOCUMENT_TOOL,) if needed else ()
+
+
+# ------------------------------------------------------------------------------ files
+
+
+def upload_limits() -> Limits:
+    return Limits(
+        max_bytes=settings.UPLOAD_MAX_BYTES, max_pages=settings.UPLOAD_MAX_PAGES, max_chars=settings.UPLOAD_MAX_CHARS
+    )
+
+
+def read_upload(name: str, data: bytes) -> tuple[str, ReadFile]:
+    """The checked name and what the file holds; ``FileRefused`` when it cannot be stored."""
+    return checked_name(name), read_file(name, data, upload_limits())
+
+
+def save_original(*, owner_id: int, read: ReadFile, data: bytes) -> str:
+    """Keep the file as it was sent, in the default storage, under a random name of ours
+    with its kind's extension: the sender's name never reaches a path."""
+    path = f"uploads/{owner_id}/{uuid.uuid4().hex}.{EXTENSIONS[read.kind]}"
+    return default_storage.save(path, ContentFile(data))
+
+
+def delete_original(path: str) -> None:
+    """Remove a kept original whose document was not created (nothing half-stored) or was
+    deleted with its conversation."""
+    try:
+        default_storage.delete(path)
+    except Exception:  # a leftover file is logged, not raised over the request's own outcome
+        logger.exception("could not delete the upload %s", path)
+
+
+def delete_originals(paths: Sequence[str]) -> None:
+    for path in paths:
+        delete_original(path)
+
+
+def create_uploaded_document(*, conversation: Any, name: str, read: ReadFile, original: str) -> ChatDocument:
+    """The document of a file the user sent, under a name ``@name`` can refer to, unique in
+    the conversation (``extrato.csv``, then ``extrato_2.csv``). The caller holds the
+    conversation's lock, so two uploads of the same name cannot both take it."""
+    wanted = document_name(name, read.kind)
+    stem, extension = wanted.rsplit(".", 1)
+    taken = set(
+        ChatDocument.objects.filter(conversation=conversation, file_name__startswith=stem).values_list("file_name", flat=True)
+    )
+    file_name, number = wanted, 1
+    while file_name in taken:
+        number += 1
+        file_name = f"{stem}_{number}.{extension}"
+    return ChatDocument.objects.create(
+        owner_id=conversation.owner_id,
+        conversation=conversation,
+        label=ChatDocument.USER_FILE,
+        file_name=file_name,
+        title=name[:200],
+        mime_type=read.mime_type,
+        content=read.text,
+        summary=summarize(read.text),
+        original=original,
+        transactions=[transaction.as_json() for transaction in read.transactions],
+    )

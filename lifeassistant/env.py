@@ -6,6 +6,7 @@ malformed, so a bad deployment fails at start instead of at the first request.
 
 from __future__ import annotations
 
+import json
 import os
 import re
 from typing import Any
@@ -106,6 +107,20 @@ def env_list(name: str, default: list[str]) -> list[str]:
     if value is None:
         return list(default)
     return [item.strip() for item in value.split(",") if item.strip()]
+
+
+def env_json_object(name: str) -> dict[str, Any]:
+    """A JSON object (``{"bucket_name": "files"}``), ``{}`` when unset."""
+    value = _raw(name)
+    if value is None:
+        return {}
+    try:
+        parsed = json.loads(value)
+    except json.JSONDecodeError:
+        parsed = None
+    if not isinstance(parsed, dict):
+        raise ImproperlyConfigured(f"{name} must be a JSON object, got {value!r}.")
+    return parsed
 
 
 def env_database(name: str, default: str) -> dict[str, Any]:

@@ -4,6 +4,7 @@ answer when no database connection is free."""
 from __future__ import annotations
 
 import logging
+import re
 from collections.abc import Callable
 
 from django.conf import settings
@@ -26,8 +27,22 @@ BUSY_RETRY_AFTER_SECONDS = 5
 _WITH_BODY = frozenset({"POST", "PUT", "PATCH", "DELETE"})
 
 
+# The one API endpoint that takes files (chat.api.documents.ConversationFilesView): its
+# bodies may reach UPLOAD_MAX_BYTES, plus the multipart envelope around the file.
+UPLOAD_PATH = re.compile(r"^/api/v\d+/conversations/\d+/files/$")
+MULTIPART_ENVELOPE_BYTES = 64 * 1024
+
+
+def body_limit(request: HttpRequest) -> int:
+    """The largest body ``request`` may carry."""
+    if UPLOAD_PATH.match(request.path):
+        return settings.UPLOAD_MAX_BYTES + MULTIPART_ENVELOPE_BYTES
+    return settings.REQUEST_MAX_BYTES
+
+
 class RequestSizeLimitMiddleware:
-    """An API request with a body over ``REQUEST_MAX_BYTES`` gets a JSON 413 at once.
+    """An API request with a body over ``REQUEST_MAX_BYTES`` (``UPLOAD_MAX_BYTES`` for a
+    file sent to a conversation) gets a JSON 413 at once.
 
     A body sent without a Content-Length (``Transfer-Encoding: chunked``, as a client
     streaming its request sends it) is measured here: DRF reads a request without a
@@ -42,22 +57,25 @@ class RequestSizeLimitMiddleware:
 
     def __call__(self, request: HttpRequest) -> HttpResponse:
         if is_api(request):
+            limit = body_limit(request)
             if request.method in _WITH_BODY and not request.META.get("CONTENT_LENGTH"):
                 try:
                     request.META["CONTENT_LENGTH"] = str(len(request.body))
                 except RequestDataTooBig:
-                    return too_large()
-            if announced_length(request) > settings.REQUEST_MAX_BYTES:
-                return too_large()
+                    return too_large(limit)
+            if announced_length(request) > limit:
+                return too_large(limit)
         return self.get_response(request)
 
 
-def too_large() -> JsonResponse:
-    return JsonResponse({"detail": too_large_detail()}, status=413)
+def too_large(limit: int | None = None) -> JsonResponse:
+    return JsonResponse({"detail": too_large_detail(limit)}, status=413)
 
 
-def too_large_detail() -> str:
+def too_large_detail(limit: int | None = None) -> str:
     """The 413's sentence, here and from the API's JSON parser (``chat.api.parsers``)."""
+    if limit is not None and limit > settings.REQUEST_MAX_BYTES:  # a file: no "parts" to send
+        return _("This file is too large: send at most %(size)s.") % {"size": filesizeformat(settings.UPLOAD_MAX_BYTES)}
     # Read by people too (the web chat shows it): a size they know, and what to do.
     return _("This is too large to send: at most %(size)s. Send long texts in parts.") % {
         "size": filesizeformat(settings.REQUEST_MAX_BYTES)

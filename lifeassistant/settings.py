@@ -10,6 +10,7 @@ from .env import (
     env_database,
     env_float,
     env_int,
+    env_json_object,
     env_list,
     env_rate,
     env_str,
@@ -101,6 +102,16 @@ TIME_ZONE = "UTC"
 USE_I18N = True
 USE_TZ = True
 
+# Originals of the files people send: local files by default (never served), any Django
+# storage backend by name, e.g. django-storages' S3 (README: "Files people send").
+MEDIA_ROOT = Path(env_str("MEDIA_ROOT", str(BASE_DIR / "media")))
+STORAGES = {
+    "default": {
+        "BACKEND": env_str("FILE_STORAGE_BACKEND", "django.core.files.storage.FileSystemStorage"),
+        "OPTIONS": env_json_object("FILE_STORAGE_OPTIONS"),
+    },
+    "staticfiles": {"BACKEND": "django.contrib.staticfiles.storage.StaticFilesStorage"},
+}
 STATIC_URL = "static/"
 STATIC_ROOT = BASE_DIR / "staticfiles"
 LOGIN_URL = "/login/"
@@ -123,6 +134,11 @@ if not DEBUG:
 # lifeassistant/middleware.py and chat/api/parsers.py); Django's form parsing stops there too.
 REQUEST_MAX_BYTES = env_int("REQUEST_MAX_BYTES", 1_048_576, minimum=1024)
 DATA_UPLOAD_MAX_MEMORY_SIZE = REQUEST_MAX_BYTES
+# Files sent to POST /api/v1/conversations/{id}/files/ (chat/uploads.py): the one endpoint
+# with a larger body, the pages a PDF and the characters any file may expand to.
+UPLOAD_MAX_BYTES = env_int("UPLOAD_MAX_BYTES", 10_485_760, minimum=1024)
+UPLOAD_MAX_PAGES = env_int("UPLOAD_MAX_PAGES", 200, minimum=1)
+UPLOAD_MAX_CHARS = env_int("UPLOAD_MAX_CHARS", 1_000_000, minimum=1000)
 MESSAGE_RATE = env_rate("MESSAGE_RATE", "30/minute")
 LOGIN_RATE = env_rate("LOGIN_RATE", "10/minute")  # sign-in attempts per client IP (API token, web, admin)
 # Per claimed username from one client IP; then per username from any IP, counting only

@@ -181,3 +181,9 @@ def send(django_capture_on_commit_callbacks: Any) -> Any:
             )
 
     return _send
+
+
+@pytest.fixture(autouse=True)
+def _files_in_a_temporary_folder(settings: Any, tmp_path_factory: pytest.TempPathFactory) -> None:
+    """Originals of sent files go to a folder of the test's own, never the project's media/."""
+    settings.MEDIA_ROOT = tmp_path_factory.mktemp("media")

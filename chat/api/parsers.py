@@ -9,17 +9,23 @@ Each is refused here with a 400 (413 for the size) in the API's JSON error shape
 
 from __future__ import annotations
 
+import html
 import json
 import re
-from typing import IO, Any
+from typing import IO, Any, cast
 
 from django.conf import settings
+from django.http.multipartparser import MultiPartParser as DjangoMultiPartParser
+from django.http.multipartparser import MultiPartParserError
 from django.utils.translation import gettext_lazy, gettext as _
 from rest_framework import status
 from rest_framework.exceptions import APIException, ParseError
+from rest_framework.parsers import DataAndFiles
 from rest_framework.parsers import JSONParser as DRFJSONParser
+from rest_framework.parsers import MultiPartParser as DRFMultiPartParser
 from rest_framework.parsers import get_encoding  # type: ignore[attr-defined]
 
+from documents.files import FileRefused, checked_name
 from lifeassistant.middleware import too_large_detail
 
 # Deeper than any body the API accepts, far below Python's recursion limit.
@@ -117,3 +123,37 @@ def _encodes(text: str) -> bool:
     except UnicodeEncodeError:
         return False
     return True
+
+
+class FileNameRefused(APIException):
+    status_code = status.HTTP_400_BAD_REQUEST
+    default_code = "bad_file_name"
+
+
+class _CheckedNames(DjangoMultiPartParser):
+    """Django's multipart parser, refusing a file name with path parts or control
+    characters: Django's own quietly cuts them away, and the sender never learns that
+    "../../x.csv" or "a\\nb.csv" was not the name kept."""
+
+    def sanitize_file_name(self, file_name: str) -> str | None:
+        try:
+            return checked_name(html.unescape(file_name))
+        except FileRefused as exc:
+            raise FileNameRefused(str(exc)) from None
+
+
+class UploadParser(DRFMultiPartParser):
+    """``multipart/form-data`` for the one endpoint that takes files (its own size limit,
+    ``UPLOAD_MAX_BYTES``, is applied before it: lifeassistant.middleware)."""
+
+    def parse(self, stream: IO[bytes] | None, media_type: str | None = None, parser_context: Any = None) -> Any:
+        parser_context = parser_context or {}
+        request = parser_context["request"]
+        meta = request.META.copy()
+        meta["CONTENT_TYPE"] = media_type
+        try:
+            parser = _CheckedNames(meta, cast(Any, stream), request.upload_handlers, parser_context.get("encoding", settings.DEFAULT_CHARSET))
+            data, files = parser.parse()
+        except MultiPartParserError as exc:
+            raise ParseError(_("The multipart body could not be read: %(reason)s") % {"reason": exc}) from None
+        return DataAndFiles(data, files)

@@ -1,7 +1,7 @@
 from django.urls import path
 from rest_framework.routers import SimpleRouter
 
-from chat.api.documents import ConversationDocumentsView, DocumentDetailView
+from chat.api.documents import ConversationDocumentsView, ConversationFilesView, DocumentDetailView
 
 from . import actions, streaming, user, views
 
@@ -23,6 +23,7 @@ urlpatterns = [
         ConversationDocumentsView.as_view(),
         name="conversation-documents",
     ),
+    path("conversations/<int:conversation_id>/files/", ConversationFilesView.as_view(), name="conversation-files"),
     path(
         "conversations/<int:conversation_id>/context/",
         views.ConversationContextView.as_view(),

@@ -8,6 +8,7 @@ Run with ``python -m pytest -m clients``.
 from __future__ import annotations
 
 import importlib
+import io
 import subprocess
 import sys
 import time
@@ -19,6 +20,7 @@ from typing import Any
 import pytest
 
 from lifeassistant.models import Expense
+from tests.file_fixtures import latin1_csv
 
 from .conftest import PASSWORD, USERNAME
 
@@ -98,6 +100,25 @@ def test_a_generated_python_client_holds_a_conversation_and_confirms_an_action(
     assert accepted.status == models.PendingActionStatusEnum.EXECUTED
     [expense] = Expense.objects.all()
     assert (expense.owner, expense.description, str(expense.amount)) == (user, "mercado", "50.00")
+
+    # A bank statement sent as a file (the one multipart operation) becomes a document with transactions.
+    types = importlib.import_module(f"{PACKAGE}.types")
+    statement = types.File(payload=io.BytesIO(latin1_csv()), file_name="extrato.csv", mime_type="text/csv")
+    uploaded = api("conversations.create_conversation_file").sync_detailed(
+        conversation_id=conversation.id, client=client, body=models.FileUploadRequest(file=statement)
+    )
+    assert uploaded.status_code == 201
+    [document] = uploaded.parsed.documents
+    assert (document.file_name, document.mime_type, len(document.transactions)) == ("extrato.csv", "text/csv", 3)
+    detail = api("documents.get_document").sync(document_id=document.id, client=client)
+    assert "Pão de Açúcar" in detail.content
+    assert detail.transactions[0].amount == "-1234.56"
+    refused = api("conversations.create_conversation_file").sync_detailed(
+        conversation_id=conversation.id, client=client,
+        body=models.FileUploadRequest(file=types.File(payload=io.BytesIO(b"MZ\x90\x00"), file_name="x.csv")),
+    )  # fmt: skip
+    assert refused.status_code == 415
+    assert isinstance(refused.parsed, models.Error)
 
     # Someone else's conversation, or none: the documented 404, parsed into the error model.
     missing = api("conversations.get_conversation").sync_detailed(conversation_id=conversation.id + 1000, client=client)

@@ -69,6 +69,11 @@ def test_a_generated_typescript_client_holds_a_conversation_and_confirms_an_acti
     assert seen["reply_content"] == "Quer que eu registre a despesa de R$ 50,00 no mercado?"
     assert seen["proposal"] == {"tool": "create_expense", "status": "pending"}
     assert seen["accepted_status"] == "executed"
+    assert seen["uploaded_status"] == 201
+    assert seen["uploaded"] == {
+        "file_name": "extrato.csv",
+        "transactions": [["2026-11-27", "-12.50", "debit"], ["2026-11-26", "100.00", "credit"]],
+    }
     assert seen["missing_status"] == 404
     assert seen["missing_detail"]
     [expense] = Expense.objects.all()

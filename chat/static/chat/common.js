@@ -60,7 +60,9 @@ window.LA = (() => {
     const url = /^(https?:)?\//.test(path) ? path : API + path;
     const init = { method, credentials: "same-origin", headers: { Accept: "application/json", ...headers } };
     if (method !== "GET") init.headers["X-CSRFToken"] = csrfToken();
-    if (body !== undefined) {
+    if (body instanceof FormData) {
+      init.body = body; // a file: the browser writes the multipart type and boundary
+    } else if (body !== undefined) {
       init.headers["Content-Type"] = "application/json";
       init.body = JSON.stringify(body);
     }

@@ -56,6 +56,22 @@ async function main(): Promise<void> {
   });
   check(accepted.data, `the accepted action, got ${accepted.response.status}`);
 
+  // A bank statement sent as a file: the one multipart operation; the schema types the
+  // file as a string (binary), sent as a Blob in FormData.
+  const statement = "Data;Descrição;Valor\r\n27/11/2026;Padaria;-12,50\r\n26/11/2026;Salário;100,00\r\n";
+  const uploaded = await api.POST("/api/v1/conversations/{conversation_id}/files/", {
+    params: { path: { conversation_id: conversationId } },
+    body: { file: statement },
+    bodySerializer: (body) => {
+      const form = new FormData();
+      form.append("file", new Blob([body.file], { type: "text/csv" }), "extrato.csv");
+      return form;
+    },
+  });
+  check(uploaded.data, `the uploaded document, got ${uploaded.response.status}`);
+  const document = uploaded.data.documents[0];
+  check(document, "a document");
+
   const missing = await api.GET("/api/v1/conversations/{conversation_id}/", {
     params: { path: { conversation_id: conversationId + 1000 } },
   });
@@ -70,6 +86,8 @@ async function main(): Promise<void> {
       reply_content: reply.content,
       proposal: { tool: proposal.tool, status: proposal.status },
       accepted_status: accepted.data.status,
+      uploaded_status: uploaded.response.status,
+      uploaded: { file_name: document.file_name, transactions: document.transactions.map((t) => [t.date, t.amount, t.type]) },
       missing_status: missing.response.status,
       missing_detail: error.detail,
     }),

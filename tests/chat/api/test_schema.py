@@ -32,11 +32,26 @@ def test_the_docs_page_is_served(client):
     assert client.get("/api/docs/").status_code == 200
 
 
-def test_request_bodies_are_documented_as_json_only(schema):
+FILES = ("/api/v1/conversations/{conversation_id}/files/", "POST")
+
+
+def test_request_bodies_are_documented_as_json_only_but_the_file_upload(schema):
     bodies = {(path, method): op["requestBody"] for path, method, op in operations(schema) if "requestBody" in op}
     assert ("/api/v1/auth/token/", "POST") in bodies
     for where, body in bodies.items():
-        assert list(body["content"]) == ["application/json"], where
+        assert list(body["content"]) == (["multipart/form-data"] if where == FILES else ["application/json"]), where
+
+
+def test_the_file_upload_is_documented_as_multipart_with_a_binary_file(schema):
+    operation = schema["paths"][FILES[0]]["post"]
+    assert operation["operationId"] == "create_conversation_file"
+    assert operation["requestBody"]["required"] is True
+    body = operation["requestBody"]["content"]["multipart/form-data"]["schema"]
+    assert body == {"$ref": "#/components/schemas/FileUploadRequest"}
+    upload = schema["components"]["schemas"]["FileUploadRequest"]
+    assert upload["properties"]["file"] == {"type": "string", "format": "binary", "description": upload["properties"]["file"]["description"]}
+    assert upload["required"] == ["file"]
+    assert {"201", "400", "404", "413", "415", "429"} <= set(operation["responses"])
 
 
 def test_every_operation_documents_the_errors_it_can_answer(schema):

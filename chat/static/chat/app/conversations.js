@@ -4,6 +4,7 @@
 import { rememberActions } from "./actions.js";
 import { switchComposer } from "./composer.js";
 import { NEW } from "./drafts.js";
+import { conversationChanged } from "./files.js";
 import { showMessages } from "./messages.js";
 import {
   $, announce, api, APP, clearAlert, el, els, focusMessage, gettext, interpolate, resultsOf, scrollToBottom, setSidebarOpen,
@@ -117,6 +118,7 @@ export async function startConversation() {
   if (state.current || state.draftId !== NEW) return null;
   state.generation += 1;
   state.current = conversation;
+  conversationChanged(conversation.id);
   state.olderNext = null;
   state.messages.clear();
   state.actions.clear();
@@ -189,6 +191,7 @@ function closeConversation({ push }) {
   state.generation += 1;
   stopWatching();
   state.current = null;
+  conversationChanged(null);
   state.messages.clear();
   state.actions.clear();
   endRename();
@@ -234,6 +237,7 @@ async function openConversation(id, { push }) {
     ]);
     if (generation !== state.generation) return;
     state.current = conversation;
+    conversationChanged(id);
     state.olderNext = page.next;
     rememberActions(actions);
     renderConversationHeader();

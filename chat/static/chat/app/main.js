@@ -9,11 +9,13 @@
 //   markdown.js       a streaming reply's markdown, rendered and sanitized as the server does
 //   composer.js       the message box: drafts, sending, slash commands
 //   drafts.js         drafts in localStorage, cleared at sign-out
+//   files.js          what attachments.js (attach button, drag and drop) uses of the chat
 // This file wires them to the page and starts the chat.
 
 import { endRename, deleteConversation, loadConversations, loadOlderMessages, newConversation, onSearchInput, routeFromLocation, startRename, submitRename } from "./conversations.js";
 import { loadCommands, wireComposer } from "./composer.js";
 import { clearDrafts, NEW } from "./drafts.js";
+import { wireFiles } from "./files.js";
 import { $, els, root, scrollToBottom, setSidebarOpen, showAlert, SIDE_BY_SIDE, state, TOUCH, updateJump } from "./page.js";
 import { activeReply, stopReply } from "./replies.js";
 
@@ -59,6 +61,7 @@ function wire() {
   });
   els.stop.addEventListener("click", stopReply);
   wireComposer();
+  wireFiles();
   SIDE_BY_SIDE.addEventListener("change", () => setSidebarOpen(els.sidebar.classList.contains("open")));
   els.sidebarToggle.addEventListener("click", () => {
     const open = !els.sidebar.classList.contains("open");

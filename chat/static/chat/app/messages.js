@@ -101,7 +101,7 @@ function renderUserBody(message) {
   return body;
 }
 
-function renderAttachment(doc) {
+export function renderAttachment(doc) {
   const name = documentTitle(doc.title) || doc.file_name || gettext("Document");
   const summary = el("summary", {}, [
     el("span", { className: "attachment-name", text: name }),
