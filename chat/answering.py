@@ -28,6 +28,7 @@ from .reply_progress import clear_events, ended_reply, new_progress, publish_end
 from .tool_loop import LoopResult, ToolResult, run_tool_loop
 from lifeassistant.tools import REGISTRY, ToolContext
 from lifeassistant.tools.registry import ToolOutcome, parse_arguments
+from lifeassistant.observability import metrics, tracing
 
 logger = logging.getLogger(__name__)
 
@@ -65,9 +66,10 @@ def fail(message: Message, code: Failure, detail: str) -> None:
     meanwhile stays stopped.
     """
     logger.warning("reply %s failed (%s): %s", message.pk, code.value, detail)
-    Message.objects.filter(pk=message.pk, status__in=[Message.Status.PENDING, Message.Status.RUNNING]).update(
+    if Message.objects.filter(pk=message.pk, status__in=[Message.Status.PENDING, Message.Status.RUNNING]).update(
         status=Message.Status.FAILED, error_code=code, error=detail[:2000], finished_at=timezone.now()
-    )
+    ):
+        metrics.record_reply_finished("failed", settings.LLM_MODEL, code.value, metrics.seconds_since(message.started_at))
     withdraw_for_failed_reply(message)
     publish_final(message.pk)
 
@@ -113,12 +115,12 @@ def answer(message: Message, *, restarted: bool = False) -> None:
     publish_status(message.pk, Message.Status.RUNNING, **({"restarted": True} if restarted else {}))
 
     def complete(messages: list[dict[str, Any]], tools_enabled: bool) -> llm.CompletionStream:
-        return llm.stream_completion(
+        return tracing.model_round(lambda: llm.stream_completion(
             messages, tools=tools if tools_enabled else None, temperature=message.temperature, note=note
-        )
+        ), model=settings.LLM_MODEL, messages=messages, temperature=message.temperature)
 
     def execute(iteration: int, call_id: str, name: str, arguments: str) -> ToolResult:
-        return execute_tool_call(message, context, iteration=iteration, call_id=call_id, name=name, arguments=arguments)
+        return tracing.tool_call(name, call_id, arguments, lambda: execute_tool_call(message, context, iteration=iteration, call_id=call_id, name=name, arguments=arguments))
 
     try:
         result = run_tool_loop(
@@ -161,6 +163,8 @@ def store_answer(message: Message, result: LoopResult) -> bool:
     finished = not result.cancelled and Message.objects.filter(pk=message.pk, status=Message.Status.RUNNING).update(
         status=Message.Status.DONE, finished_at=timezone.now(), **fields
     )
+    metrics.record_reply_usage(settings.LLM_MODEL, message.active_skills, result.prompt_tokens, result.completion_tokens, result.cost)
+    metrics.record_reply_finished("done" if finished else "cancelled", settings.LLM_MODEL, "", metrics.seconds_since(message.started_at))
     if finished:
         return True
     # Stopped by the user (perhaps while the last words arrived): keep what was said.
@@ -219,6 +223,7 @@ def execute_tool_call(
         outcome = propose(message=message, context=context, call_id=call_id, name=name, arguments=arguments)
     else:
         outcome = REGISTRY.execute(name, arguments, context)
+    metrics.record_tool_call(metrics.tool_label(name, REGISTRY.names()), metrics.primary_skill(message.active_skills), _status_of(outcome))
     ToolCall.objects.create(
         message=message,
         call_id=call_id,

@@ -19,6 +19,7 @@ from django.db.models import Prefetch, prefetch_related_objects
 
 from documents.models import ChatDocument
 from lifeassistant.event_log import EventLog, EventLogUnavailable, event_log
+from lifeassistant.observability.metrics import FirstToken
 
 from .api.serializers import MessageSerializer
 from .models import Message, PendingAction
@@ -41,10 +42,12 @@ class ReplyProgress:
         self._flushed_at = clock()
         self._stopped = False
         self._log_broken = False
+        self.first_token = FirstToken(settings.LLM_MODEL)  # once, not per chunk
 
     # -- the loop's side -----------------------------------------------------------
 
     def text(self, piece: str) -> None:
+        self.first_token.seen()
         self._pending.append(piece)
         if self.clock() - self._flushed_at >= self.batch_seconds:
             self.flush()

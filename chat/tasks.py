@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import contextvars
 import logging
 import threading
 from concurrent.futures import ThreadPoolExecutor
@@ -19,6 +20,7 @@ from .language import django_language
 from .models import Message
 from .reply_progress import publish_final
 from lifeassistant.llm import LLMError
+from lifeassistant.observability import logs, metrics
 
 logger = logging.getLogger(__name__)
 
@@ -38,8 +40,9 @@ def generate_reply(self: Any, message_id: int) -> None:
         else:
             logger.info("message %s no longer exists (its conversation was deleted); nothing to answer", message_id)
         return
+    logs.bind(message_id=message.pk, conversation_id=message.conversation_id, user_id=message.conversation.owner_id)
     # Fixed texts of the reply (action summaries, notices) follow the user's message.
-    with translation.override(django_language(message.language)):
+    with translation.override(django_language(message.language)), metrics.reply_in_flight():
         try:
             answer(message, restarted=redelivered)
         except LLMError as exc:
@@ -80,7 +83,8 @@ def queue_reply(message_id: int) -> None:
     if not generate_reply.app.conf.task_always_eager or settings.EMBEDDED_REPLY_THREADS == 0:
         generate_reply.delay(message_id)
         return
-    _pool().submit(_run_embedded, message_id)
+    # In a copy of this context: the reply's logs keep the request's id, its spans the trace.
+    _pool().submit(contextvars.copy_context().run, _run_embedded, message_id)
 
 
 def _pool() -> ThreadPoolExecutor:

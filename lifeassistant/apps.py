@@ -13,3 +13,8 @@ class LifeAssistantConfig(AppConfig):
         from .checks import shared_cache_with_a_broker
 
         checks.register(shared_cache_with_a_broker, checks.Tags.caches)
+
+        from .observability import tracing
+
+        # Before Django builds its middleware chain (the request span is a middleware).
+        tracing.instrument()

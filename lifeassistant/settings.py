@@ -4,6 +4,7 @@ from pathlib import Path
 
 from django.core.exceptions import ImproperlyConfigured
 
+from .observability.logs import logging_config
 from .env import (
     env_bool,
     env_cache,
@@ -44,6 +45,10 @@ INSTALLED_APPS = [
 ]
 
 MIDDLEWARE = [
+    # HTTP request metrics (django-prometheus): first and last, so they time the whole chain.
+    "django_prometheus.middleware.PrometheusBeforeMiddleware",
+    # The request's id, on its log lines and in its X-Request-ID response header.
+    "lifeassistant.observability.logs.RequestIdMiddleware",
     "django.middleware.security.SecurityMiddleware",
     # No database connection free in time: 503 with Retry-After (its process_exception).
     "lifeassistant.middleware.DatabaseBusyMiddleware",
@@ -61,6 +66,7 @@ MIDDLEWARE = [
     "lifeassistant.middleware.RequestSizeLimitMiddleware",
     "django.contrib.messages.middleware.MessageMiddleware",
     "django.middleware.clickjacking.XFrameOptionsMiddleware",
+    "django_prometheus.middleware.PrometheusAfterMiddleware",
 ]
 
 ROOT_URLCONF = "lifeassistant.urls"
@@ -110,7 +116,7 @@ LOGOUT_REDIRECT_URL = "/login/"
 if not DEBUG:
     # WhiteNoise serves the web chat's static files (after collectstatic); with DEBUG
     # on, runserver serves them from the apps.
-    MIDDLEWARE.insert(1, "whitenoise.middleware.WhiteNoiseMiddleware")
+    MIDDLEWARE.insert(MIDDLEWARE.index("django.middleware.security.SecurityMiddleware") + 1, "whitenoise.middleware.WhiteNoiseMiddleware")
     # Production behind TLS; a proxy that terminates TLS sets X-Forwarded-Proto.
     SESSION_COOKIE_SECURE = env_bool("SECURE_COOKIES", True)
     CSRF_COOKIE_SECURE = env_bool("SECURE_COOKIES", True)
@@ -269,11 +275,17 @@ INTENT_MAX_CHARS = env_int("INTENT_MAX_CHARS", 200_000, minimum=1_000)
 HISTORY_MESSAGE_MAX_CHARS = env_int("HISTORY_MESSAGE_MAX_CHARS", 8_000, minimum=500)
 REPLY_MAX_CHARS = env_int("REPLY_MAX_CHARS", 50_000, minimum=1_000)
 
-LOGGING = {
-    "version": 1,
-    "disable_existing_loggers": False,
-    "formatters": {"plain": {"format": "%(asctime)s %(levelname)s %(name)s %(message)s"}},
-    "handlers": {"console": {"class": "logging.StreamHandler", "formatter": "plain"}},
-    "root": {"handlers": ["console"], "level": env_str("LOG_LEVEL", "INFO")},
-    "loggers": {"LiteLLM": {"level": "WARNING"}, "httpx": {"level": "WARNING"}},
-}
+# --- What an operator sees (lifeassistant/observability) ---------------------------------
+# GET /metrics: with a token, only to "Authorization: Bearer <token>"; without, only to loopback.
+METRICS_TOKEN = env_str("METRICS_TOKEN", "")
+# The Celery worker's metrics (all its pool processes) on this port; 0 serves none.
+WORKER_METRICS_PORT = env_int("WORKER_METRICS_PORT", 0, minimum=0, maximum=65535)
+WORKER_METRICS_ADDRESS = env_str("WORKER_METRICS_ADDRESS", "")
+# Written when the worker is ready to take tasks, removed when it stops ("" for none).
+WORKER_READY_FILE = env_str("WORKER_READY_FILE", "/tmp/lifeassistant-worker.ready")  # noqa: S108
+LOG_FORMAT = env_str("LOG_FORMAT", "plain")
+if LOG_FORMAT not in ("plain", "json"):
+    raise ImproperlyConfigured(f"LOG_FORMAT must be plain or json, got {LOG_FORMAT!r}.")
+LOGGING = logging_config(LOG_FORMAT, env_str("LOG_LEVEL", "INFO"))
+# The worker logs through LOGGING too (Celery would replace the root logger's handlers).
+CELERY_WORKER_HIJACK_ROOT_LOGGER = False
