@@ -50,9 +50,12 @@ case "$DATABASE_URL" in
 esac
 "$PY" manage.py bootstrap --username bench --password bench-pass-123 >/dev/null
 
-"$BIN/celery" -A lifeassistant worker -c 2 -l warning --pidfile "$RUN/celery.pid" >"$RUN/celery.log" 2>&1 &
+# Metrics as production runs them (METRICS_ENABLED=false to compare): each service its own
+# multiprocess directory, gunicorn with the config file that wipes it and marks dead workers.
+mkdir -p "$RUN/metrics-web" "$RUN/metrics-worker"
+PROMETHEUS_MULTIPROC_DIR="$RUN/metrics-worker" "$BIN/celery" -A lifeassistant worker -c 2 -l warning --pidfile "$RUN/celery.pid" >"$RUN/celery.log" 2>&1 &
 PORT=$(free_port)
-"$BIN/gunicorn" lifeassistant.asgi:application -k uvicorn_worker.UvicornWorker -w 2 --preload -b "127.0.0.1:$PORT" --pid "$RUN/gunicorn.pid" \
+PROMETHEUS_MULTIPROC_DIR="$RUN/metrics-web" "$BIN/gunicorn" -c deploy/gunicorn.conf.py lifeassistant.asgi:application -k uvicorn_worker.UvicornWorker -w 2 --preload -b "127.0.0.1:$PORT" --pid "$RUN/gunicorn.pid" \
   --log-level warning >"$RUN/gunicorn.log" 2>&1 &
 for _ in $(seq 1 100); do
   [ -s "$RUN/gunicorn.pid" ] && [ -s "$RUN/celery.pid" ] && "$PY" - "$PORT" <<'PY' 2>/dev/null && break

@@ -45,8 +45,6 @@ INSTALLED_APPS = [
 ]
 
 MIDDLEWARE = [
-    # HTTP request metrics (django-prometheus): first and last, so they time the whole chain.
-    "django_prometheus.middleware.PrometheusBeforeMiddleware",
     # The request's id, on its log lines and in its X-Request-ID response header.
     "lifeassistant.observability.logs.RequestIdMiddleware",
     "django.middleware.security.SecurityMiddleware",
@@ -66,7 +64,6 @@ MIDDLEWARE = [
     "lifeassistant.middleware.RequestSizeLimitMiddleware",
     "django.contrib.messages.middleware.MessageMiddleware",
     "django.middleware.clickjacking.XFrameOptionsMiddleware",
-    "django_prometheus.middleware.PrometheusAfterMiddleware",
 ]
 
 ROOT_URLCONF = "lifeassistant.urls"
@@ -276,6 +273,12 @@ HISTORY_MESSAGE_MAX_CHARS = env_int("HISTORY_MESSAGE_MAX_CHARS", 8_000, minimum=
 REPLY_MAX_CHARS = env_int("REPLY_MAX_CHARS", 50_000, minimum=1_000)
 
 # --- What an operator sees (lifeassistant/observability) ---------------------------------
+# Off: no /metrics and no HTTP request metrics (the reply counters still count in memory).
+METRICS_ENABLED = env_bool("METRICS_ENABLED", True)
+if METRICS_ENABLED:
+    # HTTP request metrics (django-prometheus): first and last, so they time the whole chain.
+    MIDDLEWARE.insert(0, "django_prometheus.middleware.PrometheusBeforeMiddleware")
+    MIDDLEWARE.append("django_prometheus.middleware.PrometheusAfterMiddleware")
 # GET /metrics: with a token, only to "Authorization: Bearer <token>"; without, only to loopback.
 METRICS_TOKEN = env_str("METRICS_TOKEN", "")
 # The Celery worker's metrics (all its pool processes) on this port; 0 serves none.

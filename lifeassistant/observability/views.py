@@ -25,6 +25,8 @@ _FORWARDING_HEADERS = ("HTTP_X_FORWARDED_FOR", "HTTP_FORWARDED", "HTTP_X_REAL_IP
 @never_cache
 @require_GET
 def metrics(request: HttpRequest) -> HttpResponse:
+    if not settings.METRICS_ENABLED:
+        return JsonResponse({"detail": "Metrics are off (METRICS_ENABLED=false)."}, status=404)
     token = settings.METRICS_TOKEN
     if token:
         given = request.headers.get("Authorization", "")
