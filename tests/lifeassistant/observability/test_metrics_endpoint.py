@@ -119,3 +119,39 @@ def test_without_a_token_only_loopback_is_answered() -> None:
     # A proxy on this host makes every client look local: a forwarded request is refused.
     assert Client().get("/metrics", headers={"X-Forwarded-For": "203.0.113.9"}).status_code == 403
     assert Client(REMOTE_ADDR="::1").get("/metrics").status_code == 200
+
+
+def test_an_operation_without_the_shared_cache_counts_a_fault(user: Any) -> None:
+    from django.test import override_settings
+
+    from lifeassistant.env import env_cache
+    from tests.lifeassistant.test_cache_down import closed_port
+
+    before = scrape()
+    with override_settings(CACHES={"default": env_cache("NO_SUCH_VARIABLE", f"redis://127.0.0.1:{closed_port()}/0")}):
+        signed_in = APIClient().post("/api/v1/auth/token/", {"username": "ana", "password": "pass-ana-123"}, format="json")
+
+    assert signed_in.status_code == 200
+    assert grew(before, scrape(), "lifeassistant_cache_faults_total") >= 1
+
+
+def test_an_open_event_stream_is_counted_until_it_ends() -> None:
+    import asyncio
+
+    from lifeassistant.observability.metrics import SSE_STREAMS, counted_stream
+
+    async def events() -> Any:
+        yield "event: delta"
+        yield "event: done"
+
+    async def read() -> list[float]:
+        seen = []
+        async for _event in counted_stream(events()):
+            seen.append(SSE_STREAMS._value.get())
+        return seen
+
+    before = SSE_STREAMS._value.get()
+    during = asyncio.run(read())
+
+    assert during == [before + 1, before + 1]
+    assert SSE_STREAMS._value.get() == before
