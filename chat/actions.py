@@ -289,9 +289,8 @@ def withdraw_for_superseded_reply(message: Message) -> int:
 def _withdraw(message: Message, reason: str) -> int:
     withdrawn = PendingAction.objects.filter(message=message, status=PendingAction.Status.PENDING)
     tools = list(withdrawn.values_list("tool", flat=True))  # for the metrics; most replies propose nothing
-    if tools:
-        for tool in tools:
-            record_tool_call(tool_label(tool, REGISTRY.names()), primary_skill(message.active_skills), "expired")
+    for tool in tools:
+        record_tool_call(tool_label(tool, REGISTRY.names()), primary_skill(message.active_skills), "expired")
     return withdrawn.update(status=PendingAction.Status.EXPIRED, decided_at=timezone.now(), error=reason) if tools else 0
 
 
