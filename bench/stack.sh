@@ -48,8 +48,12 @@ case "$DATABASE_URL" in
 esac
 "$PY" manage.py bootstrap --demo-user --username bench --password bench-pass-123 >/dev/null
 
+# Metrics as production runs them (METRICS_ENABLED=false to compare): each service its own
+# multiprocess directory; the web line's gunicorn config file wipes it and marks dead workers.
+mkdir -p "$RUN/metrics-web" "$RUN/metrics-worker"
+export PROMETHEUS_MULTIPROC_DIR="$RUN/metrics-worker"
 procfile_start worker "$RUN/worker.log"; echo $! >"$RUN/worker.pid"
-export PORT
+export PORT PROMETHEUS_MULTIPROC_DIR="$RUN/metrics-web"
 PORT=$(free_port)
 procfile_start web "$RUN/web.log"; echo $! >"$RUN/web.pid"
 for _ in $(seq 1 100); do

@@ -32,6 +32,7 @@ from django.utils.translation import gettext_lazy
 from .confirmation import Intent, confirmation_intent
 from .models import Conversation, Message, PendingAction, ToolCall, lock_conversation
 from lifeassistant.tools import REGISTRY, ToolContext, ToolError, ToolOutcome
+from lifeassistant.observability.metrics import primary_skill, record_tool_call, tool_label
 
 if TYPE_CHECKING:
     from django.contrib.auth.models import User
@@ -265,6 +266,7 @@ def expire_stale(conversation: Conversation) -> int:
         return 0
     with transaction.atomic():
         lock_conversation(conversation.pk)
+        count_decided(list(stale.only("tool", "message_id")), "expired")
         return stale.update(status=PendingAction.Status.EXPIRED, decided_at=timezone.now())
 
 
@@ -285,9 +287,23 @@ def withdraw_for_superseded_reply(message: Message) -> int:
 
 
 def _withdraw(message: Message, reason: str) -> int:
-    return PendingAction.objects.filter(message=message, status=PendingAction.Status.PENDING).update(
-        status=PendingAction.Status.EXPIRED, decided_at=timezone.now(), error=reason
+    withdrawn = PendingAction.objects.filter(message=message, status=PendingAction.Status.PENDING)
+    tools = list(withdrawn.values_list("tool", flat=True))  # for the metrics; most replies propose nothing
+    for tool in tools:
+        record_tool_call(tool_label(tool, REGISTRY.names()), primary_skill(message.active_skills), "expired")
+    return withdrawn.update(status=PendingAction.Status.EXPIRED, decided_at=timezone.now(), error=reason) if tools else 0
+
+
+def count_decided(actions: list[PendingAction], outcome: str) -> None:
+    """Proposals the user confirmed, rejected or let expire, in ``lifeassistant_tool_calls_total``
+    under the skill of the reply that proposed them (one small read per decision)."""
+    if not actions:
+        return
+    skills = dict(
+        Message.objects.filter(pk__in={action.message_id for action in actions}).values_list("id", "active_skills")
     )
+    for action in actions:
+        record_tool_call(tool_label(action.tool, REGISTRY.names()), primary_skill(skills.get(action.message_id) or []), outcome)
 
 
 # ---------------------------------------------------------------------------- running
@@ -320,6 +336,7 @@ def run(action: PendingAction, *, reply: Message | None) -> PendingAction | None
         )
         if reply is not None:
             _record(reply, action, outcome)
+    count_decided([action], "confirmed")
     action.refresh_from_db()
     return action
 
@@ -364,15 +381,18 @@ def _decide(action: PendingAction, status: str) -> bool:
         ).update(status=status, decided_at=now)
     if decided:
         action.status, action.decided_at = status, now
+        count_decided([action], status)
     return bool(decided)
 
 
 def _expire(action: PendingAction) -> None:
     with transaction.atomic():
         lock_conversation(action.conversation_id)
-        PendingAction.objects.filter(pk=action.pk, status=PendingAction.Status.PENDING).update(
+        expired = PendingAction.objects.filter(pk=action.pk, status=PendingAction.Status.PENDING).update(
             status=PendingAction.Status.EXPIRED, decided_at=timezone.now()
         )
+    if expired:
+        count_decided([action], "expired")
     action.status = PendingAction.Status.EXPIRED
 
 

@@ -28,6 +28,7 @@ from . import replies
 from .tool_loop import LoopResult, ToolResult, run_tool_loop
 from lifeassistant.tools import REGISTRY, ToolContext
 from lifeassistant.tools.registry import ToolOutcome, parse_arguments
+from lifeassistant.observability import metrics, tracing
 
 logger = logging.getLogger(__name__)
 
@@ -60,12 +61,12 @@ def answer(message: Message, *, restarted: bool = False, deadline: float | None 
 
     def complete(messages: list[dict[str, Any]], tools_enabled: bool) -> llm.CompletionStream:
         release_connection()  # the model takes seconds: nothing of the database waits with it
-        return llm.stream_completion(
+        return tracing.model_round(lambda: llm.stream_completion(
             messages, tools=tools if tools_enabled else None, temperature=message.temperature, note=note, deadline=deadline
-        )
+        ), model=settings.LLM_MODEL, messages=messages, temperature=message.temperature)
 
     def execute(iteration: int, call_id: str, name: str, arguments: str) -> ToolResult:
-        return execute_tool_call(message, context, iteration=iteration, call_id=call_id, name=name, arguments=arguments)
+        return tracing.tool_call(name, call_id, arguments, lambda: execute_tool_call(message, context, iteration=iteration, call_id=call_id, name=name, arguments=arguments))
 
     try:
         result = run_tool_loop(
@@ -181,6 +182,7 @@ def execute_tool_call(
         outcome = propose(message=message, context=context, call_id=call_id, name=name, arguments=arguments)
     else:
         outcome = REGISTRY.execute(name, arguments, context)
+    metrics.record_tool_call(metrics.tool_label(name, REGISTRY.names()), metrics.primary_skill(message.active_skills), _status_of(outcome))
     ToolCall.objects.create(
         message=message,
         call_id=call_id,

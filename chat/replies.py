@@ -42,6 +42,8 @@ from django.db import connection
 from django.db.models import Q
 from django.utils import timezone
 
+from lifeassistant.observability import metrics
+
 from .actions import withdraw_for_failed_reply, withdraw_for_stopped_reply
 from .failures import Failure
 from .limits import bounded
@@ -159,10 +161,13 @@ def finish(message: Message, *, content: str, model: str, prompt_tokens: int, co
         "cost": None if cost is None else Decimal(str(round(cost, 6))),
     }
     text = bounded(content, settings.REPLY_MAX_CHARS)
+    metrics.record_reply_usage(settings.LLM_MODEL, message.active_skills, prompt_tokens, completion_tokens, cost)
     if not stopped and Message.objects.filter(pk=message.pk, status=Message.Status.RUNNING).update(
         status=Message.Status.DONE, finished_at=timezone.now(), content=text, **fields
     ):
+        metrics.record_reply_finished("done", settings.LLM_MODEL, "", metrics.seconds_since(message.started_at))
         return True
+    metrics.record_reply_finished("cancelled", settings.LLM_MODEL, "", metrics.seconds_since(message.started_at))
     # Stopped: by the user's cancel (already cancelled), or the worker saw the stop in the
     # log before the cancel's transaction committed (still running: it ends it the same way).
     Message.objects.filter(pk=message.pk, status=Message.Status.RUNNING).update(
@@ -183,6 +188,7 @@ def fail(message: Message, code: Failure, detail: str) -> None:
     ).update(status=Message.Status.FAILED, error_code=code, error=detail[:2000], finished_at=timezone.now())
     withdraw_for_failed_reply(message)
     if failed:
+        metrics.record_reply_finished("failed", settings.LLM_MODEL, code.value, metrics.seconds_since(message.started_at))
         publish_end(message.pk, Message.Status.FAILED)
 
 

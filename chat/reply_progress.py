@@ -24,8 +24,12 @@ from typing import Any
 
 from django.db.models import Prefetch, prefetch_related_objects
 
+from django.conf import settings
+
 from documents.models import ChatDocument
 from lifeassistant.event_log import EventLog, EventLogUnavailable, event_log
+from lifeassistant.observability.metrics import FirstToken
+from lifeassistant.observability.metrics import FirstToken
 
 from .models import FINAL_STATUSES, Message, PendingAction
 from .tool_labels import tool_label
@@ -68,10 +72,12 @@ class ReplyProgress:
         self._checked_at = clock()
         self._stopped = False
         self._log_broken = False
+        self.first_token = FirstToken(settings.LLM_MODEL)  # once, not per chunk
 
     # -- the loop's side -----------------------------------------------------------
 
     def text(self, piece: str) -> None:
+        self.first_token.seen()
         self._pending.append(piece)
         if self.clock() - self._flushed_at >= self.batch_seconds:
             self.flush()

@@ -33,6 +33,7 @@ from documents.services import (
 from lifeassistant.db import retry_once_on_conflict
 from lifeassistant.models import KnowledgeItem, Profile
 from lifeassistant.memory_prompt import replace_memory_section
+from lifeassistant.observability.metrics import record_skill_activations
 from lifeassistant.text import join_sections
 from skills.catalog_prompt import skills_prompt
 from skills.services import Catalog, SkillPlan, current_catalog, plan_skills, route_if_unmatched
@@ -185,6 +186,7 @@ def store_turn(
         save_conversation_state(locked, plan, understood=understood, content=content, attached=bool(attached))
         if understood.needs_model:
             dispatch_reply(assistant_message)
+    record_skill_activations(assistant_message.active_skills, assistant_message.skill_reason)
     return user_message, assistant_message
 
 

@@ -7,6 +7,7 @@ enforces no time limit: the reply enforces its own deadline (``chat.replies``).
 
 from __future__ import annotations
 
+import contextvars
 import logging
 import threading
 import time
@@ -27,6 +28,7 @@ from .language import django_language
 from .models import Message
 from .reply_progress import publish_final
 from lifeassistant.llm import LLMError
+from lifeassistant.observability import logs, metrics
 
 logger = logging.getLogger(__name__)
 
@@ -57,8 +59,9 @@ def run_reply(message_id: int, *, redelivered: bool = False, restarted: bool = F
             logger.info("message %s no longer exists (its conversation was deleted); nothing to answer", message_id)
         return
     deadline = time.monotonic() + settings.REPLY_TIME_LIMIT_SECONDS
+    logs.bind(message_id=message.pk, conversation_id=message.conversation_id, user_id=message.conversation.owner_id)
     # Fixed texts of the reply (action summaries, notices) follow the user's message.
-    with translation.override(django_language(message.language)):
+    with translation.override(django_language(message.language)), metrics.reply_in_flight():
         try:
             answer(message, restarted=redelivered or restarted, deadline=deadline)
         except LLMError as exc:
@@ -113,7 +116,8 @@ def queue_reply(message_id: int, *, restarted: bool = False) -> None:
         generate_reply.delay(message_id, **({"restarted": True} if restarted else {}))
         return
     replies.ensure_watchdog(requeue)
-    _pool().submit(_run_embedded, message_id, restarted)
+    # In a copy of this context: the reply's logs keep the request's id, its spans the trace.
+    _pool().submit(contextvars.copy_context().run, _run_embedded, message_id, restarted)
 
 
 def _pool() -> ThreadPoolExecutor:

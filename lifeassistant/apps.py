@@ -14,3 +14,8 @@ class LifeAssistantConfig(AppConfig):
 
         checks.register(shared_cache_with_a_broker, checks.Tags.caches)
         checks.register(shared_cache_in_production, checks.Tags.caches)
+
+        from .observability import tracing
+
+        # Before Django builds its middleware chain (the request span is a middleware).
+        tracing.instrument()

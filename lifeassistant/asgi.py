@@ -11,6 +11,10 @@ from django.core.asgi import get_asgi_application
 os.environ.setdefault("DJANGO_SETTINGS_MODULE", "lifeassistant.settings")
 application = get_asgi_application()
 
+from .observability import tracing  # noqa: E402  (after the apps loaded)
+
+tracing.start_sdk_unless_forking()
+
 if settings.CELERY_TASK_ALWAYS_EAGER and settings.EMBEDDED_REPLY_THREADS:
     # No broker: this process answers the replies itself, in threads, so it needs litellm.
     # Import it now, before serving: imported under load, its logging hooks (run by the

@@ -17,6 +17,8 @@ from django.core.cache import cache
 from django.core.cache.backends.redis import RedisCache, RedisCacheClient
 from redis.exceptions import RedisError
 
+from .observability.metrics import record_cache_fault
+
 logger = logging.getLogger("lifeassistant.cache")
 
 # Connection refused, timeouts and protocol errors from the Redis client; OSError for
@@ -27,6 +29,7 @@ CACHE_ERRORS: tuple[type[BaseException], ...] = (RedisError, OSError)
 def log_cache_fault(what: str, exc: BaseException) -> None:
     """One warning per fault, naming what went on without the cache."""
     logger.warning("cache unavailable, %s without it: %s: %s", what, type(exc).__name__, exc)
+    record_cache_fault()
 
 
 def cache_status() -> str:

@@ -5,7 +5,7 @@ import os
 from typing import Any
 
 from celery import Celery
-from celery.signals import worker_init
+from celery.signals import worker_init, worker_process_init, worker_process_shutdown, worker_ready, worker_shutdown
 
 os.environ.setdefault("DJANGO_SETTINGS_MODULE", "lifeassistant.settings")
 
@@ -30,3 +30,49 @@ def import_the_model_gateway(**_: Any) -> None:
     litellm_module()
     gc.collect()
     gc.freeze()
+
+
+@worker_init.connect
+def prepare_observability(sender: Any = None, **_: Any) -> None:
+    """Before the pool forks: a fresh metrics directory (values of a previous run would be
+    summed with this one's), and traces started here unless pool processes will start them."""
+    from .observability import metrics, tracing
+
+    metrics.wipe_multiprocess_directory()
+    if "prefork" not in str(getattr(sender, "pool_cls", "prefork")).lower():
+        tracing.start_sdk()  # threads or solo: this process runs the tasks
+
+
+@worker_process_init.connect
+def start_tracing_in_pool_process(**_: Any) -> None:
+    """The tracing SDK's exporter thread does not survive a fork: each pool process starts its own."""
+    from .observability import tracing
+
+    tracing.start_sdk()
+
+
+@worker_process_shutdown.connect
+def mark_pool_process_dead(pid: int | None = None, **_: Any) -> None:
+    """A pool process that exits stops counting in the live gauges (replies in flight)."""
+    from .observability import metrics
+
+    metrics.mark_process_dead(pid or os.getpid())
+
+
+@worker_ready.connect
+def serve_worker_metrics_and_readiness(**_: Any) -> None:
+    """The worker's metrics on ``WORKER_METRICS_PORT`` (0: none), and its readiness file."""
+    from django.conf import settings
+
+    from .observability import metrics, worker_health
+
+    if settings.WORKER_METRICS_PORT:
+        metrics.start_worker_metrics_server(settings.WORKER_METRICS_PORT, settings.WORKER_METRICS_ADDRESS)
+    worker_health.mark_ready()
+
+
+@worker_shutdown.connect
+def withdraw_readiness(**_: Any) -> None:
+    from .observability import worker_health
+
+    worker_health.mark_not_ready()

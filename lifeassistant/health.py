@@ -1,4 +1,6 @@
-"""``GET /healthz``: whether the database, the cache and the Celery broker answer.
+"""``GET /healthz``: whether the database, the cache and the Celery broker answer; and the
+orchestrators' probes, ``GET /livez`` (the process answers) and ``GET /readyz`` (it can
+serve: 503 naming what failed).
 
 For load balancers and operators; no authentication, no data. 200 while the database
 answers (the cache and the broker can fail open or fail a reply, not the site),
@@ -16,6 +18,7 @@ from django.views.decorators.cache import never_cache
 from django.views.decorators.http import require_GET
 
 from .cache import cache_status
+from .event_log import EventLogUnavailable, event_log
 
 logger = logging.getLogger(__name__)
 
@@ -65,3 +68,41 @@ def health(request: HttpRequest) -> JsonResponse:
     healthy = all(value in ("ok", "eager") for value in checks.values())
     body = {"status": "ok" if healthy else "degraded", **checks}
     return JsonResponse(body, status=200 if checks["database"] == "ok" else 503)
+
+
+@never_cache
+@require_GET
+def live(request: HttpRequest) -> JsonResponse:
+    """The process answers requests: nothing else is checked (a restart would not fix a database)."""
+    return JsonResponse({"status": "ok"})
+
+
+def event_log_status() -> str:
+    """Whether the reply event log answers (Redis; the in-process log always does)."""
+    log = event_log()
+    try:
+        log.exists(0)
+    except EventLogUnavailable as exc:
+        logger.warning("health: event log unavailable: %s", exc)
+        return "unavailable"
+    return "ok"
+
+
+@never_cache
+@require_GET
+def ready(request: HttpRequest) -> JsonResponse:
+    """Ready to serve: the database, the cache, the broker and the event log answer.
+
+    503 with ``failed`` naming each that did not, so a load balancer stops sending traffic
+    and an operator reads why."""
+    checks = {
+        "database": database_status(),
+        "cache": cache_status(),
+        "broker": broker_status(),
+        "event_log": event_log_status(),
+    }
+    failed = [name for name, value in checks.items() if value not in ("ok", "eager")]
+    body: dict[str, object] = {"status": "unavailable" if failed else "ok", **checks}
+    if failed:
+        body["failed"] = failed
+    return JsonResponse(body, status=503 if failed else 200)

@@ -4,6 +4,7 @@ from pathlib import Path
 
 from django.core.exceptions import ImproperlyConfigured
 
+from .observability.logs import logging_config
 from .env import (
     env_bool,
     env_cache,
@@ -45,6 +46,8 @@ INSTALLED_APPS = [
 ]
 
 MIDDLEWARE = [
+    # The request's id, on its log lines and in its X-Request-ID response header.
+    "lifeassistant.observability.logs.RequestIdMiddleware",
     "django.middleware.security.SecurityMiddleware",
     # No database connection free in time: 503 with Retry-After (its process_exception).
     "lifeassistant.middleware.DatabaseBusyMiddleware",
@@ -121,7 +124,7 @@ LOGOUT_REDIRECT_URL = "/login/"
 if not DEBUG:
     # WhiteNoise serves the web chat's static files (after collectstatic); with DEBUG
     # on, runserver serves them from the apps.
-    MIDDLEWARE.insert(1, "whitenoise.middleware.WhiteNoiseMiddleware")
+    MIDDLEWARE.insert(MIDDLEWARE.index("django.middleware.security.SecurityMiddleware") + 1, "whitenoise.middleware.WhiteNoiseMiddleware")
     # Production behind TLS; a proxy that terminates TLS sets X-Forwarded-Proto.
     SESSION_COOKIE_SECURE = env_bool("SECURE_COOKIES", True)
     CSRF_COOKIE_SECURE = env_bool("SECURE_COOKIES", True)
@@ -312,11 +315,23 @@ INTENT_MAX_CHARS = env_int("INTENT_MAX_CHARS", 200_000, minimum=1_000)
 HISTORY_MESSAGE_MAX_CHARS = env_int("HISTORY_MESSAGE_MAX_CHARS", 8_000, minimum=500)
 REPLY_MAX_CHARS = env_int("REPLY_MAX_CHARS", 50_000, minimum=1_000)
 
-LOGGING = {
-    "version": 1,
-    "disable_existing_loggers": False,
-    "formatters": {"plain": {"format": "%(asctime)s %(levelname)s %(name)s %(message)s"}},
-    "handlers": {"console": {"class": "logging.StreamHandler", "formatter": "plain"}},
-    "root": {"handlers": ["console"], "level": env_str("LOG_LEVEL", "INFO")},
-    "loggers": {"LiteLLM": {"level": "WARNING"}, "httpx": {"level": "WARNING"}},
-}
+# --- What an operator sees (lifeassistant/observability) ---------------------------------
+# Off: no /metrics and no HTTP request metrics (the reply counters still count in memory).
+METRICS_ENABLED = env_bool("METRICS_ENABLED", True)
+if METRICS_ENABLED:
+    # HTTP request metrics (django-prometheus): first and last, so they time the whole chain.
+    MIDDLEWARE.insert(0, "django_prometheus.middleware.PrometheusBeforeMiddleware")
+    MIDDLEWARE.append("django_prometheus.middleware.PrometheusAfterMiddleware")
+# GET /metrics: with a token, only to "Authorization: Bearer <token>"; without, only to loopback.
+METRICS_TOKEN = env_str("METRICS_TOKEN", "")
+# The Celery worker's metrics (all its pool processes) on this port; 0 serves none.
+WORKER_METRICS_PORT = env_int("WORKER_METRICS_PORT", 0, minimum=0, maximum=65535)
+WORKER_METRICS_ADDRESS = env_str("WORKER_METRICS_ADDRESS", "")
+# Written when the worker is ready to take tasks, removed when it stops ("" for none).
+WORKER_READY_FILE = env_str("WORKER_READY_FILE", "/tmp/lifeassistant-worker.ready")  # noqa: S108
+LOG_FORMAT = env_str("LOG_FORMAT", "plain")
+if LOG_FORMAT not in ("plain", "json"):
+    raise ImproperlyConfigured(f"LOG_FORMAT must be plain or json, got {LOG_FORMAT!r}.")
+LOGGING = logging_config(LOG_FORMAT, env_str("LOG_LEVEL", "INFO"))
+# The worker logs through LOGGING too (Celery would replace the root logger's handlers).
+CELERY_WORKER_HIJACK_ROOT_LOGGER = False

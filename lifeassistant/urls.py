@@ -3,10 +3,14 @@ from django.urls import include, path
 from django.views.i18n import JavaScriptCatalog
 from drf_spectacular.views import SpectacularAPIView, SpectacularSwaggerView
 
-from .health import health
+from .health import health, live, ready
+from .observability.views import metrics
 
 urlpatterns = [
     path("healthz", health, name="health"),
+    path("livez", live, name="live"),
+    path("readyz", ready, name="ready"),
+    path("metrics", metrics, name="metrics"),
     path("admin/", admin.site.urls),
     # The language switch of the sign-in page (POST language=…) and the web chat's
     # translated strings for JavaScript (gettext() in chat/static/chat/*.js).

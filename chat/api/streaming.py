@@ -23,6 +23,7 @@ from rest_framework.exceptions import AuthenticationFailed
 from rest_framework.request import Request
 
 from lifeassistant.event_log import Event, EventLog, EventLogUnavailable, event_log, parse_id
+from lifeassistant.observability.metrics import counted_stream
 from ..models import FINAL_STATUSES, Message
 from ..replies import fail_if_overdue
 from ..reply_progress import ended_reply, publish_final
@@ -53,7 +54,7 @@ async def reply_events(request: HttpRequest, pk: int) -> HttpResponseBase:
     if opening.error is not None:
         return opening.error
     # The stream is read after the middleware has returned: it keeps the reader's language.
-    stream = _stream(event_log(), pk, opening.after, translation.get_language())
+    stream = counted_stream(_stream(event_log(), pk, opening.after, translation.get_language()))
     # SSE is UTF-8 by definition; saying so keeps non-browser clients from guessing Latin-1.
     response = StreamingHttpResponse(stream, content_type="text/event-stream; charset=utf-8")
     response["Cache-Control"] = "no-cache"

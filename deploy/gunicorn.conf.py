@@ -1,0 +1,36 @@
+"""gunicorn's configuration for production: ``gunicorn -c deploy/gunicorn.conf.py lifeassistant.asgi:application``.
+
+The serving options (ASGI workers, preload, bind) stay on the command line or in
+``GUNICORN_CMD_ARGS``; this file holds the hooks that metrics and traces need when the
+app runs in several worker processes:
+
+- the Prometheus multiprocess directory (``PROMETHEUS_MULTIPROC_DIR``) is wiped as the
+  server starts, so values of a previous run are not summed with this one's;
+- a worker that exits is marked dead, so it stops counting in the live gauges;
+- the tracing SDK (an exporter thread) starts in each worker after the fork, not in the
+  parent that loaded the app (``--preload``).
+"""
+
+import os
+
+# Set before the app is loaded (this file is read first): the app starts no tracing SDK in
+# the parent; each worker starts its own in post_fork (lifeassistant.observability.tracing).
+os.environ["LIFEASSISTANT_TRACING_AFTER_FORK"] = "1"
+
+
+def on_starting(server):  # noqa: ANN001 - gunicorn's hook signature
+    from lifeassistant.observability.metrics import wipe_multiprocess_directory
+
+    wipe_multiprocess_directory()
+
+
+def post_fork(server, worker):  # noqa: ANN001
+    from lifeassistant.observability import tracing
+
+    tracing.start_sdk()
+
+
+def child_exit(server, worker):  # noqa: ANN001
+    from lifeassistant.observability.metrics import mark_process_dead
+
+    mark_process_dead(worker.pid)
