@@ -21,6 +21,9 @@ from documents.listing import preview
 from documents.models import ChatDocument
 
 from lifeassistant import light_context
+from lifeassistant.consents import consents_of
+from lifeassistant.models import Consent
+from lifeassistant.privacy import PURPOSES
 
 from .. import markdown, reply_html
 from ..actions import effective_status
@@ -220,6 +223,15 @@ COST_FIELD = UsageSerializer().fields["cost"]
 PREVIEW_CHARS = 1000
 
 
+class ConsentCardSerializer(serializers.Serializer):
+    """A request for consent, as a client shows it (in the reader's language)."""
+
+    purpose = serializers.ChoiceField(choices=Consent.Purpose.choices)
+    version = serializers.IntegerField(help_text="The version of the text; send it back with the answer.")
+    title = serializers.CharField()
+    text = serializers.CharField(help_text="What is stored and why.")
+
+
 class MessageListSerializer(serializers.ListSerializer):
     """Messages in a page: the HTML of its ended replies comes in one cache round trip."""
 
@@ -259,6 +271,10 @@ class MessageSerializer(BuiltOnceMixin, serializers.ModelSerializer):
     tool_calls = ToolCallSerializer(many=True, read_only=True)
     pending_actions = PendingActionBriefSerializer(many=True, read_only=True)
     documents = MessageDocumentSerializer(many=True, read_only=True)
+    consent_requests = serializers.SerializerMethodField(
+        help_text="Consents this reply asks for (a card to show): it went without a skill or tool for lack of them. "
+        "Answer with POST /api/v1/me/consents/; answered ones are no longer listed."
+    )
 
     class Meta:
         model = Message
@@ -287,6 +303,7 @@ class MessageSerializer(BuiltOnceMixin, serializers.ModelSerializer):
             "tool_calls",
             "pending_actions",
             "documents",
+            "consent_requests",
             "created_at",
             "finished_at",
         ]
@@ -319,6 +336,23 @@ class MessageSerializer(BuiltOnceMixin, serializers.ModelSerializer):
             return markdown.render(message.content)
         html = self.html_ahead.get(message.content)
         return html if html is not None else reply_html.ended_replies_html([message.content])[message.content]
+
+    @extend_schema_field(ConsentCardSerializer(many=True))
+    def get_consent_requests(self, message: Message) -> list[dict[str, Any]]:
+        if not message.consent_asked:
+            return []
+        request = self.context.get("request")
+        user_id = getattr(getattr(request, "user", None), "pk", None)
+        answered: frozenset[str] = frozenset()
+        if user_id is not None:
+            # Once per page: the same answers for each of its messages (the context is
+            # the page's, shared by its messages' serializers).
+            context = self.context
+            assert isinstance(context, dict)
+            if "consents_answered" not in context:
+                context["consents_answered"] = consents_of(user_id).answered
+            answered = context["consents_answered"]
+        return [PURPOSES[name].as_card() for name in message.consent_asked if name in PURPOSES and name not in answered]
 
     @extend_schema_field(UsageSerializer)
     def get_usage(self, message: Message) -> dict[str, Any]:
