@@ -30,8 +30,8 @@ urlpatterns = [
     path("commands/", views.CommandListView.as_view(), name="commands"),
     path("me/", user.MeView.as_view(), name="me"),
     path("me/export/", privacy.ExportView.as_view(), name="me-export"),
-    path("me/export/expenses.csv", privacy.CsvExportView.as_view(kind="expenses"), name="me-export-expenses"),
-    path("me/export/metrics.csv", privacy.CsvExportView.as_view(kind="metrics"), name="me-export-metrics"),
+    path("me/export/expenses/", privacy.CsvExportView.as_view(kind="expenses"), name="me-export-expenses"),
+    path("me/export/metrics/", privacy.CsvExportView.as_view(kind="metrics"), name="me-export-metrics"),
     path("me/consents/", privacy.ConsentsView.as_view(), name="me-consents"),
     path("skills/", user.SkillListView.as_view(), name="skills"),
     path(

@@ -144,6 +144,8 @@ class MeView(APIView):
     """Your profile: display name, language, time zone, currency, preference flags, the skills you turned off
     and how long conversations are kept. DELETE closes the account."""
 
+    delete_takes_body = True  # the password (lifeassistant.openapi documents it)
+
     @extend_schema(responses={200: ProfileSerializer})
     def get(self, request: Request) -> Response:
         return Response(profile_data(_profile(request)))

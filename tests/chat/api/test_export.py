@@ -86,7 +86,7 @@ def test_the_csv_of_expenses_quotes_cells_a_spreadsheet_would_run(api: APIClient
     Expense.objects.create(owner=user, amount=Decimal("10"), description="=HYPERLINK(\"http://x\")", spent_on=date(2026, 1, 5))
     Expense.objects.create(owner=user, amount=Decimal("20"), description="@SUM(A1)", spent_on=date(2026, 1, 6))
 
-    response, body = download(api, "/api/v1/me/export/expenses.csv")
+    response, body = download(api, "/api/v1/me/export/expenses/")
 
     assert response["Content-Type"].startswith("text/csv")
     rows = list(csv.reader(io.StringIO(body)))
@@ -99,7 +99,7 @@ def test_the_csv_of_metrics_lists_the_users_metrics(api: APIClient, user: Any, o
     MetricEntry.objects.create(owner=user, type="sleep", value=Decimal("7.5"), unit="h", recorded_at=timezone.now(), note="-bem")
     MetricEntry.objects.create(owner=other_user, type="weight", value=Decimal("90"), unit="kg", recorded_at=timezone.now())
 
-    _, body = download(api, "/api/v1/me/export/metrics.csv")
+    _, body = download(api, "/api/v1/me/export/metrics/")
 
     rows = list(csv.reader(io.StringIO(body)))
     assert [(row[1], row[2], row[4]) for row in rows[1:]] == [("sleep", "7.50", "'-bem")]
