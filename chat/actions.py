@@ -32,7 +32,7 @@ from django.utils.translation import gettext_lazy
 from .confirmation import Intent, confirmation_intent
 from .models import Conversation, Message, PendingAction, ToolCall, lock_conversation
 from lifeassistant.tools import REGISTRY, ToolContext, ToolError, ToolOutcome
-from lifeassistant.consents import consents_of
+from lifeassistant.consents import consents_of_user
 from lifeassistant.privacy import withheld_tools
 
 if TYPE_CHECKING:
@@ -311,7 +311,7 @@ def run(action: PendingAction, *, reply: Message | None) -> PendingAction | None
         if _locked_if_pending(action) is None:
             return None
         context = ToolContext(user=conversation.owner, conversation=conversation, message=reply or action.message)
-        if action.tool in withheld_tools(consents_of(conversation.owner_id).given):
+        if action.tool in withheld_tools(consents_of_user(conversation.owner_id).given):
             # Proposed while the user consented, accepted after they revoked it: not stored.
             outcome = ToolOutcome(False, None, NO_CONSENT, 0.0)
         else:

@@ -30,7 +30,7 @@ from documents.services import (
     document_tools,
     reference_blocks,
 )
-from lifeassistant.consents import Consents, consents_of
+from lifeassistant.consents import Consents, consents_of, consents_of_user
 from lifeassistant.db import retry_once_on_conflict
 from lifeassistant.privacy import purposes_to_ask, withheld_skills, withheld_tools
 from lifeassistant.models import KnowledgeItem, Profile
@@ -115,7 +115,7 @@ def submit_message(
     if replacing is not None:
         check_editable(replacing)  # before the model calls below; again under the lock
     profile = profile_for(user, conversation)
-    consents = consents_of(user.pk)
+    consents = consents_of(profile)
     catalog = current_catalog()
     understood = understand(
         content, user=user, conversation=conversation, profile=profile, catalog=catalog,
@@ -684,7 +684,7 @@ def regenerate_reply(reply: Message) -> Submission:
             active_skills=old.active_skills,
             skill_reason=old.skill_reason,
             # A consent revoked since takes back what the old plan offered.
-            tools_offered=[name for name in old.tools_offered if name not in withheld_tools(consents_of(locked.owner_id).given)],
+            tools_offered=[name for name in old.tools_offered if name not in withheld_tools(consents_of_user(locked.owner_id).given)],
             temperature=old.temperature,
             prompt_id=old.prompt_id,
             fixed_tokens=old.fixed_tokens,
@@ -714,12 +714,13 @@ def command_answer(reply: Message) -> str | None:
     if asked is None:
         return None
     owner = asked.conversation.owner
+    profile = Profile.for_user(owner)
     plan = commands_of(
         preprocess(asked.content),
         user=owner,
-        profile=Profile.for_user(owner),
+        profile=profile,
         catalog=current_catalog(),
-        consents=consents_of(owner.pk),
+        consents=consents_of(profile),
         language=reply.language or None,
     )
     return None if plan.reply is None else bounded(plan.reply, settings.REPLY_MAX_CHARS)

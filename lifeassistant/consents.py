@@ -1,18 +1,16 @@
-"""Consent records (``Consent`` rows): the user's current answers, and new ones."""
+"""Consent records: every answer is a ``Consent`` row, and the profile keeps the latest
+answer per purpose (``Profile.consents``), so a message reads them with the profile it
+loads anyway, at no extra query."""
 
 from __future__ import annotations
 
 from dataclasses import dataclass
 from typing import Any
 
-from .models import Consent
-from .privacy import CONSENT_TEXT_VERSION, current_answers
+from django.db import transaction
 
-
-def answers_of(owner_id: int) -> dict[str, bool]:
-    """Each purpose's latest answer of the user (one query)."""
-    rows = Consent.objects.filter(owner_id=owner_id).order_by("-created_at", "-id").values_list("purpose", "given")
-    return current_answers(rows)
+from .models import Consent, Profile
+from .privacy import CONSENT_TEXT_VERSION
 
 
 @dataclass(frozen=True)
@@ -24,11 +22,22 @@ class Consents:
     answered: frozenset[str]
 
 
-def consents_of(owner_id: int) -> Consents:
-    answers = answers_of(owner_id)
+def consents_of(profile: Profile) -> Consents:
+    answers = profile.consents or {}
     return Consents(frozenset(purpose for purpose, given in answers.items() if given), frozenset(answers))
 
 
+def consents_of_user(user_id: int) -> Consents:
+    """The consents of a user whose profile is not loaded (one query)."""
+    answers = Profile.objects.filter(user_id=user_id).values_list("consents", flat=True).first()
+    return consents_of(Profile(consents=answers or {}))
+
+
 def record_answer(owner: Any, purpose: str, *, given: bool) -> Consent:
-    """Record the user's answer to the current text of ``purpose``."""
-    return Consent.objects.create(owner=owner, purpose=purpose, given=given, text_version=CONSENT_TEXT_VERSION)
+    """Record the user's answer to the current text of ``purpose``: a new row, and the
+    profile's latest answers merged under its lock (two answers at once both land)."""
+    with transaction.atomic():
+        profile = Profile.for_user(owner)
+        stored = Profile.objects.select_for_update().values_list("consents", flat=True).get(pk=profile.pk)
+        Profile.objects.filter(pk=profile.pk).update(consents={**(stored or {}), purpose: given})
+        return Consent.objects.create(owner=owner, purpose=purpose, given=given, text_version=CONSENT_TEXT_VERSION)

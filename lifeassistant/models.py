@@ -79,6 +79,10 @@ class Profile(models.Model):
         validators=[_validate_preferences],
         help_text='Boolean flags that skills may require, e.g. {"christian_perspective": true}.',
     )
+    consents = models.JSONField(
+        default=dict, blank=True,
+        help_text='The latest answer per consent purpose, e.g. {"health": true}; the Consent rows keep every answer.',
+    )
     retention_days = models.PositiveIntegerField(
         null=True, blank=True, help_text="Conversations idle longer than this many days are deleted; empty: kept."
     )

@@ -92,14 +92,6 @@ def purposes_to_ask(
     ]
 
 
-def current_answers(answers: Iterable[tuple[str, bool]]) -> dict[str, bool]:
-    """Each purpose's latest answer, from (purpose, given) pairs newest first."""
-    latest: dict[str, bool] = {}
-    for purpose, given in answers:
-        latest.setdefault(purpose, given)
-    return latest
-
-
 def subject_hash(user_id: int) -> str:
     """A one-way, keyed hash of a user id for records that must name nobody.
 

@@ -21,7 +21,7 @@ from documents.listing import preview
 from documents.models import ChatDocument
 
 from lifeassistant import light_context
-from lifeassistant.consents import consents_of
+from lifeassistant.consents import consents_of_user
 from lifeassistant.models import Consent
 from lifeassistant.privacy import PURPOSES
 
@@ -350,7 +350,7 @@ class MessageSerializer(BuiltOnceMixin, serializers.ModelSerializer):
             context = self.context
             assert isinstance(context, dict)
             if "consents_answered" not in context:
-                context["consents_answered"] = consents_of(user_id).answered
+                context["consents_answered"] = consents_of_user(user_id).answered
             answered = context["consents_answered"]
         return [PURPOSES[name].as_card() for name in message.consent_asked if name in PURPOSES and name not in answered]
 

@@ -23,6 +23,7 @@ def test_me_shows_the_profile_with_its_defaults(api: Any) -> None:
         "currency": "BRL",
         "preferences": {},
         "disabled_skills": [],
+        "retention_days": None,
     }
 
 
@@ -49,6 +50,7 @@ def test_patch_changes_only_the_named_fields(api: Any, user: Any, shipped_skills
         # Flags merge: the one not named stays.
         "preferences": {"christian_perspective": False, "other_flag": True},
         "disabled_skills": ["finance", "health"],
+        "retention_days": None,
     }
     assert Profile.objects.get(user=user).language == "pt"
     assert api.patch("/api/v1/me/", {"language": None}, format="json").json()["language"] is None
