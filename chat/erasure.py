@@ -116,7 +116,7 @@ def delete_account(user: User, *, reason: str = AccountDeletion.Reason.USER) -> 
         # conversations first), or finds its conversation gone.
         list(conversations_to_lock().filter(owner_id=user_id).values_list("pk", flat=True))
         end_sessions(user_id)
-        type(user).objects.filter(pk=user_id).delete()
+        get_user_model().objects.filter(pk=user_id).delete()
         AccountDeletion.objects.create(subject=subject_hash(user_id), reason=reason)
         transaction.on_commit(traces.forget)
 

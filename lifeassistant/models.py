@@ -304,7 +304,6 @@ class AccountDeletion(models.Model):
 
     class Reason(models.TextChoices):
         USER = "user", "deleted by its owner"
-        STAFF = "staff", "deleted by staff"
 
     subject = models.CharField(max_length=64, db_index=True)
     reason = models.CharField(max_length=8, choices=Reason.choices)

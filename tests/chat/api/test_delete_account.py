@@ -164,3 +164,14 @@ def test_a_reply_still_running_is_stopped_before_the_rows_go(
 
     assert seen == [Message.Status.CANCELLED]
     assert not Message.objects.filter(pk=running.pk).exists()
+
+
+def test_the_web_page_deletes_through_its_session(user: Any) -> None:
+    web = Client()
+    web.force_login(user)
+
+    response = web.delete("/api/v1/me/", {"password": "pass-ana-123"}, content_type="application/json")
+
+    assert response.status_code == 204
+    assert not get_user_model().objects.filter(pk=user.pk).exists()
+    assert web.get("/preferences/").status_code == 302  # signed out
