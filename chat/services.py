@@ -225,14 +225,18 @@ def consents_to_ask(
     """The purposes to ask the user's consent for on this reply: a skill withheld for lack
     of it that the message called for (by a trigger or its command), or a withheld tool
     that an active skill would have offered; never one the user already answered."""
-    fired = {command.name for command in understood.preprocessed.commands if command.type == "skill"}
-    if understood.needs_model:
-        fired.update(catalog.matcher.match(understood.intent))
-    wanted_skills = [
+    # Skills that wait on a purpose not answered yet, and that the user otherwise has on.
+    waiting = {
         skill.name for skill in catalog.skills
-        if skill.name in fired and skill.name not in profile.disabled_skills
+        if skill.name in withheld_skills(consents.answered) and skill.name not in profile.disabled_skills
         and is_allowed(skill, profile.preferences)
-    ]
+    }
+    wanted_skills: set[str] = set()
+    if waiting:
+        wanted_skills = {command.name for command in understood.preprocessed.commands if command.type == "skill"}
+        if understood.needs_model:  # the triggers again: detection left these skills out
+            wanted_skills.update(catalog.matcher.match(understood.intent))
+        wanted_skills &= waiting
     active = set(plan.composition.skill_names)
     wanted_tools = [tool for skill in catalog.skills if skill.name in active for tool in skill.tools]
     return purposes_to_ask(consents.answered, wanted_skills=wanted_skills, wanted_tools=wanted_tools)
