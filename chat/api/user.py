@@ -137,7 +137,10 @@ def update_profile(profile: Profile, changes: dict[str, Any]) -> None:
 
 
 class AccountDeletionSerializer(RejectUnknownFieldsMixin, serializers.Serializer):
-    password = serializers.CharField(help_text="Your current password: the deletion cannot be undone.")
+    password = StrictCharField(
+        max_length=128, trim_whitespace=False, style={"input_type": "password"},
+        help_text="Your current password: the deletion cannot be undone.",
+    )
 
 
 class MeView(APIView):
