@@ -27,6 +27,7 @@ from skills.inertia import by_priority, is_allowed
 from skills.services import current_catalog
 
 from ..erasure import delete_account
+from ..throttling import PasswordCheckThrottle
 from ..language import from_profile_value, profile_value
 from .serializers import RejectUnknownFieldsMixin, StrictCharField, save_given_fields
 from .views import NewestFirst
@@ -148,6 +149,9 @@ class MeView(APIView):
     and how long conversations are kept. DELETE closes the account."""
 
     delete_takes_body = True  # the password (lifeassistant.openapi documents it)
+
+    def get_throttles(self) -> list[Any]:
+        return [PasswordCheckThrottle()] if self.request.method == "DELETE" else []
 
     @extend_schema(responses={200: ProfileSerializer})
     def get(self, request: Request) -> Response:

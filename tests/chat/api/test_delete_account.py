@@ -175,3 +175,15 @@ def test_the_web_page_deletes_through_its_session(user: Any) -> None:
     assert response.status_code == 204
     assert not get_user_model().objects.filter(pk=user.pk).exists()
     assert web.get("/preferences/").status_code == 302  # signed out
+
+
+def test_password_guesses_spend_the_sign_in_budget_of_the_username(api: APIClient, user: Any, settings: Any) -> None:
+    settings.REST_FRAMEWORK = {
+        **settings.REST_FRAMEWORK,
+        "DEFAULT_THROTTLE_RATES": {**settings.REST_FRAMEWORK["DEFAULT_THROTTLE_RATES"], "login_username": "3/hour"},
+    }
+    answers = [api.delete("/api/v1/me/", {"password": f"guess-{n}"}, format="json").status_code for n in range(4)]
+
+    assert answers == [400, 400, 400, 429]
+    assert api.delete("/api/v1/me/", {"password": "pass-ana-123"}, format="json").status_code == 429
+    assert get_user_model().objects.filter(pk=user.pk).exists()
