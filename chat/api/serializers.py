@@ -88,6 +88,10 @@ class StrictCharField(serializers.CharField):
         ]
 
     def run_validation(self, data: Any = serializers.empty) -> Any:
+        # The schema's maxLength is the length sent: DRF measures after trimming, so a text
+        # one space over the limit was accepted.
+        if isinstance(data, str) and self.max_length is not None and len(data) > self.max_length:
+            self.fail("max_length", max_length=self.max_length)
         # Zero-width spaces, joiners and direction marks show nothing: a text made only of
         # them (and spaces) is as blank as an empty one: refused where blank is, else "".
         if isinstance(data, str) and self.trim_whitespace and _INVISIBLE.fullmatch(data):
