@@ -33,6 +33,8 @@ from .confirmation import Intent, confirmation_intent
 from .models import Conversation, Message, PendingAction, ToolCall, lock_conversation
 from lifeassistant.tools import REGISTRY, ToolContext, ToolError, ToolOutcome
 from lifeassistant.observability.metrics import primary_skill, record_tool_call, tool_label
+from lifeassistant.consents import consents_of_user
+from lifeassistant.privacy import withheld_tools
 
 if TYPE_CHECKING:
     from django.contrib.auth.models import User
@@ -325,7 +327,11 @@ def run(action: PendingAction, *, reply: Message | None) -> PendingAction | None
         if _locked_if_pending(action) is None:
             return None
         context = ToolContext(user=conversation.owner, conversation=conversation, message=reply or action.message)
-        outcome = REGISTRY.execute(action.tool, action.arguments, context)
+        if action.tool in withheld_tools(consents_of_user(conversation.owner_id).given):
+            # Proposed while the user consented, accepted after they revoked it: not stored.
+            outcome = ToolOutcome(False, None, NO_CONSENT, 0.0)
+        else:
+            outcome = REGISTRY.execute(action.tool, action.arguments, context)
         now = timezone.now()
         PendingAction.objects.filter(pk=action.pk).update(
             status=PendingAction.Status.EXECUTED if outcome.ok else PendingAction.Status.FAILED,
@@ -339,6 +345,9 @@ def run(action: PendingAction, *, reply: Message | None) -> PendingAction | None
     count_decided([action], "confirmed")
     action.refresh_from_db()
     return action
+
+
+NO_CONSENT = "Not stored: the user does not consent to storing this kind of data (they can give it in Preferences)."
 
 
 def _locked_if_pending(action: PendingAction) -> PendingAction | None:

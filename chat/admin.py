@@ -11,8 +11,31 @@ from skills.forms import UsagePeriodForm
 from skills.usage import REASON_HELP, LedgerRow, UsageSummary, period_bounds, summarize
 
 from .answering import model_system_prompt
-from .models import SERVICE_FIELDS, Conversation, IdempotencyRecord, Message, PendingAction, Prompt, ToolCall
+from .models import (
+    SERVICE_FIELDS,
+    ContentAccess,
+    Conversation,
+    IdempotencyRecord,
+    Message,
+    PendingAction,
+    Prompt,
+    ToolCall,
+)
 from .tool_stats import recent_events, tally
+
+# What users wrote and were answered is theirs: staff read it only with this permission
+# (view_message shows the metadata), and each page that shows it is logged (ContentAccess).
+READ_CONTENT = "chat.read_message_content"
+
+
+def reads_content(request: HttpRequest) -> bool:
+    return request.user.has_perm(READ_CONTENT)
+
+
+def log_content_access(request: HttpRequest, owner_id: int, what: str) -> None:
+    ContentAccess.objects.create(
+        staff_id=request.user.pk, staff_username=request.user.get_username(), owner_id=owner_id, what=what
+    )
 
 
 class MessageInline(admin.TabularInline):
@@ -21,6 +44,10 @@ class MessageInline(admin.TabularInline):
     extra = 0
     show_change_link = True
     can_delete = False
+
+    def get_fields(self, request: HttpRequest, obj: Any = None) -> Any:
+        fields = super().get_fields(request, obj)
+        return fields if reads_content(request) else [name for name in fields if name != "content"]
 
 
 @admin.register(Conversation)
@@ -32,6 +59,15 @@ class ConversationAdmin(admin.ModelAdmin):
     list_select_related = ["owner"]
     raw_id_fields = ["owner"]
     inlines = [MessageInline]
+
+    def change_view(
+        self, request: HttpRequest, object_id: str, form_url: str = "", extra_context: dict[str, Any] | None = None
+    ) -> HttpResponse:
+        response = super().change_view(request, object_id, form_url, extra_context)
+        conversation = getattr(response, "context_data", {}).get("original")
+        if reads_content(request) and response.status_code == 200 and conversation is not None:
+            log_content_access(request, conversation.owner_id, f"conversation {conversation.pk}")
+        return response
 
 
 class ToolCallInline(admin.TabularInline):
@@ -51,6 +87,33 @@ class MessageAdmin(admin.ModelAdmin):
     readonly_fields = ["prompt", "system_prompt_as_sent"]
     list_select_related = ["conversation"]
     inlines = [ToolCallInline]
+    # Shown only with READ_CONTENT: what the user wrote, the answer, the tool calls'
+    # arguments and results, and the prompt (it carries the user's memory).
+    CONTENT_FIELDS = frozenset({"content", "intent", "error", "prompt", "system_prompt_as_sent"})
+
+    def get_fields(self, request: HttpRequest, obj: Message | None = None) -> Any:
+        fields = super().get_fields(request, obj)
+        return fields if reads_content(request) else [name for name in fields if name not in self.CONTENT_FIELDS]
+
+    def get_readonly_fields(self, request: HttpRequest, obj: Message | None = None) -> Any:
+        fields = super().get_readonly_fields(request, obj)
+        return fields if reads_content(request) else [name for name in fields if name not in self.CONTENT_FIELDS]
+
+    def get_inlines(self, request: HttpRequest, obj: Message | None) -> Any:
+        return super().get_inlines(request, obj) if reads_content(request) else []
+
+    def get_search_fields(self, request: HttpRequest) -> Any:
+        # A search by text would tell who wrote what without showing it.
+        return super().get_search_fields(request) if reads_content(request) else []
+
+    def change_view(
+        self, request: HttpRequest, object_id: str, form_url: str = "", extra_context: dict[str, Any] | None = None
+    ) -> HttpResponse:
+        response = super().change_view(request, object_id, form_url, extra_context)
+        message = getattr(response, "context_data", {}).get("original")
+        if reads_content(request) and response.status_code == 200 and message is not None:
+            log_content_access(request, message.conversation.owner_id, f"message {message.pk}")
+        return response
 
     @admin.display(description="System prompt (as the model gets it, with the documents listed when the reply runs)")
     def system_prompt_as_sent(self, message: Message) -> str:
@@ -171,4 +234,29 @@ class PromptAdmin(admin.ModelAdmin):
     def has_delete_permission(self, request: HttpRequest, obj: Prompt | None = None) -> bool:
         # Processes skip inserting a prompt they stored lately (chat.models.CommittedPrompts),
         # so only the sweep, which waits them out, deletes prompts (manage.py sweep_prompts).
+        return False
+
+
+@admin.register(ContentAccess)
+class ContentAccessAdmin(admin.ModelAdmin):
+    """Who read which user's messages, and when: for superusers, and nobody edits it."""
+
+    list_display = ["read_at", "staff_username", "owner", "what"]
+    list_filter = ["read_at"]
+    search_fields = ["staff_username", "owner__username"]
+    list_select_related = ["owner"]
+
+    def has_module_permission(self, request: HttpRequest) -> bool:
+        return bool(request.user.is_active and request.user.is_superuser)
+
+    def has_view_permission(self, request: HttpRequest, obj: ContentAccess | None = None) -> bool:
+        return bool(request.user.is_active and request.user.is_superuser)
+
+    def has_add_permission(self, request: HttpRequest) -> bool:
+        return False
+
+    def has_change_permission(self, request: HttpRequest, obj: ContentAccess | None = None) -> bool:
+        return False
+
+    def has_delete_permission(self, request: HttpRequest, obj: ContentAccess | None = None) -> bool:
         return False

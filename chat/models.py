@@ -200,6 +200,9 @@ class Message(models.Model):
     active_skills = models.JSONField(default=list, blank=True)
     skill_reason = models.CharField(max_length=16, blank=True)
     tools_offered = models.JSONField(default=list, blank=True)
+    # Purposes (lifeassistant.privacy) whose consent the reply asks for: its skill or
+    # tools were withheld for lack of it.
+    consent_asked = models.JSONField(default=list, blank=True)
     temperature = models.FloatField(null=True, blank=True)
     prompt = models.ForeignKey(
         Prompt, on_delete=models.PROTECT, null=True, blank=True, related_name="+",
@@ -227,6 +230,9 @@ class Message(models.Model):
 
     class Meta:
         ordering = ["created_at", "id"]
+        # view_message shows a message's metadata; its text needs this one, and each
+        # reading is logged (ContentAccess).
+        permissions = [("read_message_content", "Can read the content of users' messages")]
         indexes = [
             models.Index(fields=["conversation", "created_at", "id"], name="msg_conv_created"),
             models.Index(fields=["status", "created_at"], name="msg_status_created"),
@@ -377,3 +383,25 @@ class ApiToken(models.Model):
 
     def __str__(self) -> str:
         return f"{self.user_id}:{self.client or '-'}"
+
+
+class ContentAccess(models.Model):
+    """A staff member read a user's message content in the admin: who, whose, when.
+
+    Written by the admin only; nobody can change or delete a row there, and only
+    superusers see them. It goes with the user it names (their data), and keeps the
+    reader's name if the reader's account is deleted.
+    """
+
+    staff = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.SET_NULL, null=True, related_name="+")
+    staff_username = models.CharField(max_length=150)
+    owner = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="+")
+    what = models.CharField(max_length=200, help_text="The page read, e.g. message 42 or conversation 7.")
+    read_at = models.DateTimeField(auto_now_add=True)
+
+    class Meta:
+        ordering = ["-read_at", "-id"]
+        verbose_name_plural = "content accesses"
+
+    def __str__(self) -> str:
+        return f"{self.staff_username} read {self.what}"

@@ -30,12 +30,15 @@ from documents.services import (
     document_tools,
     reference_blocks,
 )
+from lifeassistant.consents import Consents, consents_of, consents_of_user
 from lifeassistant.db import retry_once_on_conflict
+from lifeassistant.privacy import purposes_to_ask, withheld_skills, withheld_tools
 from lifeassistant.models import KnowledgeItem, Profile
 from lifeassistant.memory_prompt import replace_memory_section
 from lifeassistant.observability.metrics import record_skill_activations
 from lifeassistant.text import join_sections
 from skills.catalog_prompt import skills_prompt
+from skills.inertia import is_allowed
 from skills.services import Catalog, SkillPlan, current_catalog, plan_skills, route_if_unmatched
 
 from .actions import (
@@ -112,11 +115,13 @@ def submit_message(
     if replacing is not None:
         check_editable(replacing)  # before the model calls below; again under the lock
     profile = profile_for(user, conversation)
+    consents = consents_of(profile)
     catalog = current_catalog()
     understood = understand(
-        content, user=user, conversation=conversation, profile=profile, catalog=catalog, accept_language=accept_language
+        content, user=user, conversation=conversation, profile=profile, catalog=catalog,
+        consents=consents, accept_language=accept_language,
     )
-    routed = route_before_lock(understood, conversation=conversation, profile=profile)
+    routed = route_before_lock(understood, conversation=conversation, profile=profile, consents=consents)
     # A deadlock or serialization failure rolls the whole transaction back: once more.
     user_message, assistant_message = retry_once_on_conflict(
         lambda: store_turn(
@@ -125,6 +130,7 @@ def submit_message(
             conversation=conversation,
             profile=profile,
             catalog=catalog,
+            consents=consents,
             routed=routed,
             content=content,
             replacing=replacing,
@@ -140,6 +146,7 @@ def store_turn(
     conversation: Conversation,
     profile: Profile,
     catalog: Catalog,
+    consents: Consents,
     routed: str | None,
     content: str,
     replacing: Message | None = None,
@@ -164,7 +171,7 @@ def store_turn(
         previous_skills = list(locked.active_skills or [])
         light = context_for(locked, understood.intent)
         plan = detect_and_compose(
-            understood, conversation=locked, profile=profile, catalog=catalog, routed=routed,
+            understood, conversation=locked, profile=profile, catalog=catalog, consents=consents, routed=routed,
             has_documents=locked.has_documents, light=light,
         )
         user_message, attached = persist_user_message(locked, content=content, understood=understood)
@@ -174,11 +181,15 @@ def store_turn(
             conversation=locked,
             profile=profile,
             catalog=catalog,
+            consents=consents,
             previous_skills=previous_skills,
             knows_the_user=locked.knows_the_user,
             light=light,
         )
-        assistant_message = persist_reply(locked, user_message, plan=plan, system_prompt=system_prompt, understood=understood)
+        assistant_message = persist_reply(
+            locked, user_message, plan=plan, system_prompt=system_prompt, understood=understood,
+            consent_asked=consents_to_ask(understood, plan, profile=profile, catalog=catalog, consents=consents),
+        )
         confirmed = understood.needs_model and apply_confirmation(
             conversation=locked, text=content, user=user, reply=assistant_message
         )  # "sim" / "não" answers the actions the last reply proposed; the model sees the outcome
@@ -203,6 +214,35 @@ def profile_for(user: User, conversation: Conversation) -> Profile:
     return Profile.for_user(user)
 
 
+def skills_off(profile: Profile, consents: Consents) -> list[str]:
+    """The skills a message may not use: those the user turned off, and those whose
+    sensitive data they have not consented to (``lifeassistant.privacy``)."""
+    return [*profile.disabled_skills, *withheld_skills(consents.given)]
+
+
+def consents_to_ask(
+    understood: Understood, plan: SkillPlan, *, profile: Profile, catalog: Catalog, consents: Consents
+) -> list[str]:
+    """The purposes to ask the user's consent for on this reply: a skill withheld for lack
+    of it that the message called for (by a trigger or its command), or a withheld tool
+    that an active skill would have offered; never one the user already answered."""
+    # Skills that wait on a purpose not answered yet, and that the user otherwise has on.
+    waiting = {
+        skill.name for skill in catalog.skills
+        if skill.name in withheld_skills(consents.answered) and skill.name not in profile.disabled_skills
+        and is_allowed(skill, profile.preferences)
+    }
+    wanted_skills: set[str] = set()
+    if waiting:
+        wanted_skills = {command.name for command in understood.preprocessed.commands if command.type == "skill"}
+        if understood.needs_model:  # the triggers again: detection left these skills out
+            wanted_skills.update(catalog.matcher.match(understood.intent))
+        wanted_skills &= waiting
+    active = set(plan.composition.skill_names)
+    wanted_tools = [tool for skill in catalog.skills if skill.name in active for tool in skill.tools]
+    return purposes_to_ask(consents.answered, wanted_skills=wanted_skills, wanted_tools=wanted_tools)
+
+
 def understand(
     content: str,
     *,
@@ -210,6 +250,7 @@ def understand(
     conversation: Conversation,
     profile: Profile,
     catalog: Catalog,
+    consents: Consents,
     accept_language: str | None = None,
 ) -> Understood:
     """Steps 1–2: preprocess and analyze.
@@ -229,7 +270,9 @@ def understand(
     switch = SWITCH_CONFIDENCE if conversation.language or profile.language else BROWSER_SWITCH_CONFIDENCE
     # Command lines ("!date", "/finance …") are not prose: their names would vote English.
     language = detect_language(preprocessed.cleaned_content, previous=known, switch_confidence=switch)
-    commands = commands_of(preprocessed, user=user, profile=profile, catalog=catalog, language=language)
+    commands = commands_of(
+        preprocessed, user=user, profile=profile, catalog=catalog, consents=consents, language=language
+    )
     model_text = commands.model_text or content
     # A skill's arguments ("/finance Hoy gasté…") are the user's words too, so they are
     # judged with the prose; a command's output ("!date") is not the user's language.
@@ -243,7 +286,13 @@ def understand(
 
 
 def commands_of(
-    preprocessed: PreprocessingResult, *, user: User, profile: Profile, catalog: Catalog, language: str | None
+    preprocessed: PreprocessingResult,
+    *,
+    user: User,
+    profile: Profile,
+    catalog: Catalog,
+    consents: Consents,
+    language: str | None,
 ) -> CommandPlan:
     """What the message's commands do, their answers in ``language``."""
     with translation.override(django_language(language)):
@@ -253,10 +302,13 @@ def commands_of(
             preferences=profile.preferences,
             is_staff=user.is_staff,
             disabled=profile.disabled_skills,
+            needs_consent=withheld_skills(consents.given),
         )
 
 
-def route_before_lock(understood: Understood, *, conversation: Conversation, profile: Profile) -> str | None:
+def route_before_lock(
+    understood: Understood, *, conversation: Conversation, profile: Profile, consents: Consents
+) -> str | None:
     """The semantic router's skill for a message no trigger or inertia claims (None if off).
 
     A model call, so it runs before the conversation is locked: other messages of the
@@ -269,7 +321,7 @@ def route_before_lock(understood: Understood, *, conversation: Conversation, pro
         text=understood.intent,
         preferences=profile.preferences,
         explicit=understood.commands.explicit_skill,
-        disabled=profile.disabled_skills,
+        disabled=skills_off(profile, consents),
     )
 
 
@@ -279,6 +331,7 @@ def detect_and_compose(
     conversation: Conversation,
     profile: Profile,
     catalog: Catalog,
+    consents: Consents,
     routed: str | None,
     has_documents: bool,
     light: dict[str, Any] | None,
@@ -304,7 +357,8 @@ def detect_and_compose(
             *context_tools(light),
         ),
         routed=routed,
-        disabled=profile.disabled_skills,
+        disabled=skills_off(profile, consents),
+        withheld_tools=withheld_tools(consents.given),
     )
 
 
@@ -333,6 +387,7 @@ def system_prompt_for(
     conversation: Conversation,
     profile: Profile,
     catalog: Catalog,
+    consents: Consents,
     previous_skills: list[str],
     knows_the_user: bool,
     light: dict[str, Any] | None,
@@ -349,7 +404,7 @@ def system_prompt_for(
     composition = plan.composition
     return join_sections(
         composition.system_prompt,
-        skills_prompt(catalog.skills, profile.preferences, profile.disabled_skills),
+        skills_prompt(catalog.skills, profile.preferences, skills_off(profile, consents)),
         memory_section(profile, composition.skill_names, has_items=knows_the_user),
         prompt_section_for(
             conversation,
@@ -363,10 +418,16 @@ def system_prompt_for(
 
 
 def persist_reply(
-    conversation: Conversation, user_message: Message, *, plan: SkillPlan, system_prompt: str, understood: Understood
+    conversation: Conversation,
+    user_message: Message,
+    *,
+    plan: SkillPlan,
+    system_prompt: str,
+    understood: Understood,
+    consent_asked: list[str],
 ) -> Message:
     """Step 6b: the assistant's reply, pending for the model or already answered by a
-    command, with the skills ledger of the plan."""
+    command, with the skills ledger of the plan and the consents it asks for."""
     reply = understood.commands.reply
     ledger = {**plan.ledger_fields(), "system_prompt": system_prompt}
     if reply is not None and understood.commands.explicit_skill is None:
@@ -383,6 +444,7 @@ def persist_reply(
         finished_at=None if reply is None else timezone.now(),
         # The reply's fixed texts (action summaries, notices) follow the message's language.
         language=understood.analysis.language or "",
+        consent_asked=consent_asked,
         **ledger,
     )
     return message
@@ -622,7 +684,8 @@ def regenerate_reply(reply: Message) -> Submission:
             language=old.language,
             active_skills=old.active_skills,
             skill_reason=old.skill_reason,
-            tools_offered=old.tools_offered,
+            # A consent revoked since takes back what the old plan offered.
+            tools_offered=[name for name in old.tools_offered if name not in withheld_tools(consents_of_user(locked.owner_id).given)],
             temperature=old.temperature,
             fixed_tokens=old.fixed_tokens,
             monolithic_fixed_tokens=old.monolithic_fixed_tokens,
@@ -663,11 +726,13 @@ def command_answer(reply: Message) -> str | None:
     if asked is None:
         return None
     owner = asked.conversation.owner
+    profile = Profile.for_user(owner)
     plan = commands_of(
         preprocess(asked.content),
         user=owner,
-        profile=Profile.for_user(owner),
+        profile=profile,
         catalog=current_catalog(),
+        consents=consents_of(profile),
         language=reply.language or None,
     )
     return None if plan.reply is None else bounded(plan.reply, settings.REPLY_MAX_CHARS)

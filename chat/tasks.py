@@ -23,6 +23,7 @@ from django.utils import translation
 
 from . import replies
 from .answering import answer
+from .erasure import apply_retention as delete_expired
 from .failures import Failure
 from .language import django_language
 from .models import Message
@@ -135,3 +136,12 @@ def _run_embedded(message_id: int, restarted: bool) -> None:
         logger.exception("embedded reply %s crashed", message_id)
     finally:
         connections.close_all()  # this thread's connections are its own
+
+
+# Hours of deletions, on a large deployment's first run: not the reply tasks' limits.
+@shared_task(name="chat.apply_retention", soft_time_limit=3 * 60 * 60, time_limit=3 * 60 * 60 + 60)
+def apply_retention() -> int:
+    """Delete the conversations idle past their owner's retention (daily, by Celery beat)."""
+    deleted = delete_expired()
+    logger.info("retention deleted %d conversations", deleted)
+    return deleted

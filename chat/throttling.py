@@ -157,6 +157,18 @@ class LoginUsernameThrottle(FailOpen, ConfiguredRate):
         return self.cache_format % {"scope": self.scope, "ident": _digest(username.casefold())}
 
 
+class PasswordCheckThrottle(LoginUsernameThrottle):
+    """A signed-in user's password check (closing the account) spends their username's
+    sign-in budget: a stolen session or token guesses the password no faster than the
+    sign-in page lets anyone."""
+
+    def get_cache_key(self, request: Any, view: Any) -> str | None:
+        user = getattr(request, "user", None)
+        if user is None or not user.is_authenticated:
+            return None
+        return self.key_for(user.get_username())
+
+
 class SignInThrottle(BaseThrottle):
     """The budgets one sign-in attempt spends, in order, stopping at the first refusal.
 

@@ -1,6 +1,7 @@
 from django.contrib import admin
+from django.http import HttpRequest
 
-from .models import Bill, Debt, Expense, KnowledgeItem, MetricEntry, Person, Profile
+from .models import AccountDeletion, Bill, Consent, Debt, Expense, KnowledgeItem, MetricEntry, Person, Profile
 
 
 @admin.register(Profile)
@@ -58,3 +59,32 @@ class PersonAdmin(OwnedAdmin):
     list_display = ["id", "owner", "name", "relationship", "birthday", "last_interaction_on", "updated_at"]
     list_filter = ["relationship"]
     search_fields = ["name", "notes", "owner__username"]
+
+
+class RecordAdmin(admin.ModelAdmin):
+    """A record of what happened: shown, never added, changed or deleted by hand."""
+
+    def has_add_permission(self, request: HttpRequest) -> bool:
+        return False
+
+    def has_change_permission(self, request: HttpRequest, obj: object | None = None) -> bool:
+        return False
+
+    def has_delete_permission(self, request: HttpRequest, obj: object | None = None) -> bool:
+        return False
+
+
+@admin.register(Consent)
+class ConsentAdmin(RecordAdmin):
+    list_display = ["id", "owner", "purpose", "given", "text_version", "created_at"]
+    list_filter = ["purpose", "given", "text_version"]
+    search_fields = ["owner__username"]
+    list_select_related = ["owner"]
+
+
+@admin.register(AccountDeletion)
+class AccountDeletionAdmin(RecordAdmin):
+    """Deleted accounts: when, and a keyed hash of the id (lifeassistant.privacy.subject_hash)."""
+
+    list_display = ["deleted_at", "subject", "reason"]
+    search_fields = ["subject"]

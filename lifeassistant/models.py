@@ -79,6 +79,13 @@ class Profile(models.Model):
         validators=[_validate_preferences],
         help_text='Boolean flags that skills may require, e.g. {"christian_perspective": true}.',
     )
+    consents = models.JSONField(
+        default=dict, blank=True,
+        help_text='The latest answer per consent purpose, e.g. {"health": true}; the Consent rows keep every answer.',
+    )
+    retention_days = models.PositiveIntegerField(
+        null=True, blank=True, help_text="Conversations idle longer than this many days are deleted; empty: kept."
+    )
     updated_at = models.DateTimeField(auto_now=True)
 
     def __str__(self) -> str:
@@ -261,3 +268,49 @@ class Person(models.Model):
 
     def __str__(self) -> str:
         return self.name
+
+
+class Consent(models.Model):
+    """One answer of a user to a request for consent (LGPD art. 11): given or revoked.
+
+    Rows are only added: the latest row of a purpose is the user's current answer, and the
+    ones before it are the record of when it was given and revoked, under which text.
+    """
+
+    class Purpose(models.TextChoices):
+        HEALTH = "health", _("Health data")
+        SPIRITUAL = "spiritual", _("Religious conviction")
+
+    owner = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="consents")
+    purpose = models.CharField(max_length=16, choices=Purpose.choices)
+    text_version = models.PositiveSmallIntegerField(help_text="The version of the text the user answered.")
+    given = models.BooleanField(help_text="True: consent given; false: refused or revoked.")
+    created_at = models.DateTimeField(auto_now_add=True)
+
+    class Meta:
+        ordering = ["-created_at", "-id"]
+        indexes = [models.Index(fields=["owner", "purpose", "-created_at"], name="consent_owner_purpose")]
+
+    def __str__(self) -> str:
+        return f"{self.purpose} {'given' if self.given else 'revoked'} (v{self.text_version})"
+
+
+class AccountDeletion(models.Model):
+    """What remains of a deleted account: no personal data, only that it happened.
+
+    ``subject`` is a keyed one-way hash of the user id (``lifeassistant.privacy.subject_hash``):
+    a request that names the id can be matched to its deletion, and the row names nobody.
+    """
+
+    class Reason(models.TextChoices):
+        USER = "user", "deleted by its owner"
+
+    subject = models.CharField(max_length=64, db_index=True)
+    reason = models.CharField(max_length=8, choices=Reason.choices)
+    deleted_at = models.DateTimeField(auto_now_add=True)
+
+    class Meta:
+        ordering = ["-deleted_at", "-id"]
+
+    def __str__(self) -> str:
+        return f"{self.subject[:12]} ({self.reason}, {self.deleted_at:%Y-%m-%d})"

@@ -7,7 +7,7 @@ name operations and path parameters readably. Views describe only what is theirs
 added here, for every endpoint, including ones added later:
 
 - 400 and 415 for an operation with a request body (bad JSON or fields, a body that is
-  not JSON); 413 for every POST, PUT and PATCH (a body over the size limit is refused
+  not JSON; a DELETE has one when its view sets ``delete_takes_body``); 413 for every POST, PUT and PATCH (a body over the size limit is refused
   before the view, whether it reads a body or not); 400 for one with query parameters.
 - 401 wherever a credential is checked, 403 where a session's CSRF check applies.
 - 404 for a path with parameters (not yours, or not there). A paginated list's bad
@@ -119,6 +119,20 @@ class ApiAutoSchema(AutoSchema):
             required = True
         return schema, required
 
+    def deletes_with_body(self) -> bool:
+        """A DELETE whose view takes a body (``delete_takes_body``: the account's, with the password)."""
+        return self.method == "DELETE" and bool(getattr(self.view, "delete_takes_body", False))
+
+    def _get_request_body(self, direction: Any = "request") -> Any:
+        if not self.deletes_with_body():
+            return super()._get_request_body(direction)
+        # drf-spectacular documents bodies of POST, PUT and PATCH only.
+        self.method = "POST"
+        try:
+            return super()._get_request_body(direction)
+        finally:
+            self.method = "DELETE"
+
     def _get_response_bodies(self, direction: Any = "response") -> dict[str, Any]:
         responses: dict[str, Any] = super()._get_response_bodies(direction)
         for code in self.standard_error_codes():
@@ -133,7 +147,7 @@ class ApiAutoSchema(AutoSchema):
     def standard_error_codes(self) -> list[int]:
         """The error codes that follow from how the view is built (see the module docstring)."""
         codes: set[int] = set()
-        if self.method in BODY_METHODS:
+        if self.method in BODY_METHODS or self.deletes_with_body():
             codes.add(413)  # any body over the limit, read or not (lifeassistant.middleware)
             if self.get_request_serializer() is not None:
                 codes |= {400, 415}

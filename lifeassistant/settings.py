@@ -229,6 +229,15 @@ CELERY_BROKER_CONNECTION_RETRY_ON_STARTUP = True
 # it unacknowledged: Redis hands it out again after the visibility timeout, which must
 # outlast the longest reply or a reply still running would be delivered twice.
 CELERY_BROKER_TRANSPORT_OPTIONS = {"visibility_timeout": CELERY_TASK_TIME_LIMIT + 60}
+
+# --- Retention (LGPD) ------------------------------------------------------------
+# The longest any conversation is kept after its last message, in days (0: as long as its
+# owner wants). Users may choose fewer (PATCH /api/v1/me/ retention_days). Applied daily
+# by the beat task below, or by `manage.py apply_retention`.
+RETENTION_MAX_DAYS = env_int("RETENTION_MAX_DAYS", 0, minimum=0, maximum=36_500)
+CELERY_BEAT_SCHEDULE = {
+    "apply-retention": {"task": "chat.apply_retention", "schedule": 24 * 60 * 60},
+}
 # On the embedded defaults (no broker) replies run in this many threads of the web
 # process, so sending a message answers at once; 0 runs them on the request thread. As
 # many as the Procfile's worker runs: a reply waits on the model, not on the CPU.

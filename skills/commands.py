@@ -71,9 +71,14 @@ def plan_commands(
     preferences: dict[str, bool],
     is_staff: bool,
     disabled: Collection[str] = (),
+    needs_consent: Collection[str] = (),
 ) -> CommandPlan:
-    """Decide what the commands of a preprocessed message do (replies in the active language)."""
-    usable = {skill.name: skill for skill in skills if is_allowed(skill, preferences, disabled)}
+    """Decide what the commands of a preprocessed message do (replies in the active language).
+
+    ``needs_consent`` are skills off until the user consents to the sensitive data they use.
+    """
+    off = [*disabled, *needs_consent]
+    usable = {skill.name: skill for skill in skills if is_allowed(skill, preferences, off)}
     skill_commands = [c for c in result.commands if c.type == "skill"]
     shell_outputs = _shell_replies([c for c in result.commands if c.type == "shell"], is_staff=is_staff)
     text = result.cleaned_content
@@ -81,8 +86,8 @@ def plan_commands(
     if skill_commands:
         first = skill_commands[0]
         if first.name in HELP_NAMES or first.name not in usable:
-            answer = _unavailable_skill_reply(first.name, skills, preferences, disabled) or _help_reply(
-                first, skills, preferences, is_staff, disabled
+            answer = _unavailable_skill_reply(first.name, skills, preferences, disabled, needs_consent) or _help_reply(
+                first, skills, preferences, is_staff, off
             )
             return CommandPlan(answer, None, (), "", text)
         model_text = "\n\n".join(part for part in (first.raw_arguments.strip(), text) if part)
@@ -127,7 +132,11 @@ def _shell_reply(command: CommandInstruction, *, is_staff: bool) -> str:
 
 
 def _unavailable_skill_reply(
-    name: str, skills: Sequence[SkillDefinition], preferences: dict[str, bool], disabled: Collection[str]
+    name: str,
+    skills: Sequence[SkillDefinition],
+    preferences: dict[str, bool],
+    disabled: Collection[str],
+    needs_consent: Collection[str] = (),
 ) -> str | None:
     """How to reach a skill that exists but is off for this user (None for an unknown name).
 
@@ -146,6 +155,10 @@ def _unavailable_skill_reply(
         # Its preference is the skill's own checkbox on the preferences page.
         return _(
             "/%(skill)s is off until you turn it on under “Skills you want” in your preferences."
+        ) % {"skill": name}
+    if name in needs_consent:
+        return _(
+            "/%(skill)s needs your consent first: answer the request below, or give it under Preferences."
         ) % {"skill": name}
     return None
 

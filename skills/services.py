@@ -125,6 +125,7 @@ def plan_skills(
     routed: str | None = None,
     disabled: Collection[str] = (),
     catalog: Catalog | None = None,
+    withheld_tools: Collection[str] = (),
 ) -> SkillPlan:
     """Detect the skills for ``text`` with the conversation's inertia, and compose them.
 
@@ -133,10 +134,11 @@ def plan_skills(
     (``route_if_unmatched``), used only when neither triggers nor inertia chose a skill.
     ``disabled`` are the skills the user turned off: never active, not even by ``/name``.
     ``catalog`` is one the caller already read (each read asks the shared cache for its
-    version); the current one otherwise.
+    version); the current one otherwise. ``withheld_tools`` are never offered (the user
+    has not consented to the data they write), whichever skill names them.
     """
     catalog = catalog or current_catalog()
-    tool_catalog = REGISTRY.catalog()
+    tool_catalog = {name: tool for name, tool in REGISTRY.catalog().items() if name not in withheld_tools}
     base_tools = (*BASE_TOOLS, *extra_tools)
     # The monolithic assistant this user would get: every tool, every skill they may use.
     usable = tuple(skill for skill in catalog.skills if is_allowed(skill, preferences, disabled))
@@ -156,9 +158,9 @@ def plan_skills(
         for skill in decision.active
     )
     composition = compose(active, tool_catalog, base_prompt=BASE_PROMPT, base_tools=base_tools)
-    if composition.missing_tools:
-        logger.warning("skills %s name unknown tools %s; skipped",
-                       ",".join(composition.skill_names), ",".join(composition.missing_tools))
+    missing = [name for name in composition.missing_tools if name not in withheld_tools]
+    if missing:
+        logger.warning("skills %s name unknown tools %s; skipped", ",".join(composition.skill_names), ",".join(missing))
     fixed = count_tokens(
         messages=[{"role": "system", "content": composition.system_prompt}], tools=list(composition.tools)
     )

@@ -128,6 +128,16 @@ def other_user(django_user_model: Any) -> Any:
 
 
 @pytest.fixture
+def consented(user: Any) -> None:
+    """The user consents to storing health data and to the spiritual skill (LGPD art. 11),
+    for tests of what the assistant does once it may."""
+    from lifeassistant.consents import record_answer
+
+    record_answer(user, "health", given=True)
+    record_answer(user, "spiritual", given=True)
+
+
+@pytest.fixture
 def api(user: Any) -> Any:
     from rest_framework.test import APIClient
 

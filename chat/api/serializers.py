@@ -21,6 +21,9 @@ from documents.listing import preview
 from documents.models import ChatDocument
 
 from lifeassistant import light_context
+from lifeassistant.consents import consents_of_user
+from lifeassistant.models import Consent
+from lifeassistant.privacy import PURPOSES
 
 from .. import markdown, reply_html
 from ..actions import effective_status
@@ -86,6 +89,10 @@ class StrictCharField(serializers.CharField):
         ]
 
     def run_validation(self, data: Any = serializers.empty) -> Any:
+        # The schema's maxLength is the length sent: DRF measures after trimming, so a text
+        # one space over the limit was accepted.
+        if isinstance(data, str) and self.max_length is not None and len(data) > self.max_length:
+            self.fail("max_length", max_length=self.max_length)
         # Zero-width spaces, joiners and direction marks show nothing: a text made only of
         # them (and spaces) is as blank as an empty one: refused where blank is, else "".
         if isinstance(data, str) and self.trim_whitespace and _INVISIBLE.fullmatch(data):
@@ -221,6 +228,15 @@ COST_FIELD = UsageSerializer().fields["cost"]
 PREVIEW_CHARS = 1000
 
 
+class ConsentCardSerializer(serializers.Serializer):
+    """A request for consent, as a client shows it (in the reader's language)."""
+
+    purpose = serializers.ChoiceField(choices=Consent.Purpose.choices)
+    version = serializers.IntegerField(help_text="The version of the text; send it back with the answer.")
+    title = serializers.CharField()
+    text = serializers.CharField(help_text="What is stored and why.")
+
+
 class MessageListSerializer(serializers.ListSerializer):
     """Messages in a page: the HTML of its ended replies comes in one cache round trip."""
 
@@ -260,6 +276,10 @@ class MessageSerializer(BuiltOnceMixin, serializers.ModelSerializer):
     tool_calls = ToolCallSerializer(many=True, read_only=True)
     pending_actions = PendingActionBriefSerializer(many=True, read_only=True)
     documents = MessageDocumentSerializer(many=True, read_only=True)
+    consent_requests = serializers.SerializerMethodField(
+        help_text="Consents this reply asks for (a card to show): it went without a skill or tool for lack of them. "
+        "Answer with POST /api/v1/me/consents/; answered ones are no longer listed."
+    )
 
     class Meta:
         model = Message
@@ -288,6 +308,7 @@ class MessageSerializer(BuiltOnceMixin, serializers.ModelSerializer):
             "tool_calls",
             "pending_actions",
             "documents",
+            "consent_requests",
             "created_at",
             "finished_at",
         ]
@@ -331,6 +352,23 @@ class MessageSerializer(BuiltOnceMixin, serializers.ModelSerializer):
             return markdown.render(self._text(message))
         html = self.html_ahead.get(message.content)
         return html if html is not None else reply_html.ended_replies_html([message.content])[message.content]
+
+    @extend_schema_field(ConsentCardSerializer(many=True))
+    def get_consent_requests(self, message: Message) -> list[dict[str, Any]]:
+        if not message.consent_asked:
+            return []
+        request = self.context.get("request")
+        user_id = getattr(getattr(request, "user", None), "pk", None)
+        answered: frozenset[str] = frozenset()
+        if user_id is not None:
+            # Once per page: the same answers for each of its messages (the context is
+            # the page's, shared by its messages' serializers).
+            context = self.context
+            assert isinstance(context, dict)
+            if "consents_answered" not in context:
+                context["consents_answered"] = consents_of_user(user_id).answered
+            answered = context["consents_answered"]
+        return [PURPOSES[name].as_card() for name in message.consent_asked if name in PURPOSES and name not in answered]
 
     @extend_schema_field(UsageSerializer)
     def get_usage(self, message: Message) -> dict[str, Any]:

@@ -3,7 +3,7 @@ from rest_framework.routers import SimpleRouter
 
 from chat.api.documents import ConversationDocumentsView, ConversationFilesView, DocumentDetailView
 
-from . import actions, streaming, user, views
+from . import actions, privacy, streaming, user, views
 
 router = SimpleRouter()
 router.register("conversations", views.ConversationViewSet, basename="conversation")
@@ -32,6 +32,10 @@ urlpatterns = [
     path("documents/<int:pk>/", DocumentDetailView.as_view(), name="document-detail"),
     path("commands/", views.CommandListView.as_view(), name="commands"),
     path("me/", user.MeView.as_view(), name="me"),
+    path("me/export/", privacy.ExportView.as_view(), name="me-export"),
+    path("me/export/expenses/", privacy.CsvExportView.as_view(kind="expenses"), name="me-export-expenses"),
+    path("me/export/metrics/", privacy.CsvExportView.as_view(kind="metrics"), name="me-export-metrics"),
+    path("me/consents/", privacy.ConsentsView.as_view(), name="me-consents"),
     path("skills/", user.SkillListView.as_view(), name="skills"),
     path(
         "conversations/<int:conversation_id>/actions/",

@@ -26,6 +26,8 @@ from skills.domain import FALLBACK_SKILL, PREFERENCE_NAME, SkillDefinition
 from skills.inertia import by_priority, is_allowed
 from skills.services import current_catalog
 
+from ..erasure import delete_account
+from ..throttling import PasswordCheckThrottle
 from ..language import from_profile_value, profile_value
 from .serializers import RejectUnknownFieldsMixin, StrictCharField, save_given_fields
 from .views import NewestFirst
@@ -47,6 +49,9 @@ class ProfileSerializer(serializers.Serializer):
     currency = serializers.CharField(read_only=True)
     preferences = serializers.DictField(child=serializers.BooleanField(), read_only=True)
     disabled_skills = serializers.ListField(child=serializers.CharField(), read_only=True)
+    retention_days = serializers.IntegerField(
+        allow_null=True, read_only=True, help_text="Conversations idle longer than this are deleted; null: kept."
+    )
 
 
 def profile_data(profile: Profile) -> dict[str, Any]:
@@ -58,6 +63,7 @@ def profile_data(profile: Profile) -> dict[str, Any]:
         "currency": profile.currency,
         "preferences": dict(profile.preferences),
         "disabled_skills": list(profile.disabled_skills),
+        "retention_days": profile.retention_days,
     }
 
 
@@ -80,6 +86,11 @@ class ProfileUpdateSerializer(RejectUnknownFieldsMixin, serializers.Serializer):
     currency = serializers.CharField(max_length=3, required=False, validators=[validate_currency])
     preferences = serializers.DictField(child=StrictBooleanField(), required=False)
     disabled_skills = serializers.ListField(child=StrictCharField(max_length=64), max_length=50, required=False)
+    retention_days = serializers.IntegerField(
+        min_value=1, max_value=36_500, allow_null=True, required=False,
+        help_text="Delete conversations idle longer than this many days (daily); null keeps them. "
+        "The deployment may keep them less (RETENTION_MAX_DAYS).",
+    )
 
     def validate_timezone(self, value: str) -> str:
         validate_timezone(value)  # Django's ValidationError: DRF reports it on this field
@@ -126,8 +137,21 @@ def update_profile(profile: Profile, changes: dict[str, Any]) -> None:
             Profile.objects.filter(pk=profile.pk).update(**fields)
 
 
+class AccountDeletionSerializer(RejectUnknownFieldsMixin, serializers.Serializer):
+    password = StrictCharField(
+        max_length=128, trim_whitespace=False, style={"input_type": "password"},
+        help_text="Your current password: the deletion cannot be undone.",
+    )
+
+
 class MeView(APIView):
-    """Your profile: display name, language, time zone, currency, preference flags and the skills you turned off."""
+    """Your profile: display name, language, time zone, currency, preference flags, the skills you turned off
+    and how long conversations are kept. DELETE closes the account."""
+
+    delete_takes_body = True  # the password (lifeassistant.openapi documents it)
+
+    def get_throttles(self) -> list[Any]:
+        return [PasswordCheckThrottle()] if self.request.method == "DELETE" else []
 
     @extend_schema(responses={200: ProfileSerializer})
     def get(self, request: Request) -> Response:
@@ -146,6 +170,25 @@ class MeView(APIView):
         update_profile(profile, dict(serializer.validated_data))
         profile.refresh_from_db()
         return Response(profile_data(profile))
+
+
+    @extend_schema(
+        request=AccountDeletionSerializer,
+        responses={204: None},
+        description="Deletes your account and everything of it for good: profile, conversations, documents, "
+        "memory, finance, health and people data, consents, API tokens and sessions. Replies still running are "
+        "stopped first. A wrong password is a 400 and deletes nothing.",
+    )
+    def delete(self, request: Request) -> Response:
+        user = request_user(request)
+        serializer = AccountDeletionSerializer(data=request.data)
+        serializer.is_valid(raise_exception=True)
+        if not user.check_password(serializer.validated_data["password"]):
+            raise serializers.ValidationError({"password": [_("The password is not right. Nothing was deleted.")]})
+        delete_account(user)
+        if hasattr(request, "session"):
+            request.session.flush()
+        return Response(status=204)
 
 
 def _profile(request: Request) -> Profile:

@@ -152,6 +152,7 @@ def test_spiritual_opt_in_through_the_preferences(api: Any, scripted_llm: Any, s
     assert "“Skills you want”" in off["content"] and "christian_perspective" not in off["content"]
     assert off["active_skills"] != ["spiritual"]
     api.patch("/api/v1/me/", {"preferences": {"christian_perspective": True}}, format="json")
+    api.post("/api/v1/me/consents/", {"purpose": "spiritual", "given": True}, format="json")
     scripted_llm.reply_text("Vamos orar juntos.")
     on = say("/spiritual quero orar pela minha família")
     assert "spiritual" in on["active_skills"]

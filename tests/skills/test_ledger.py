@@ -15,7 +15,8 @@ from lifeassistant.models import Profile
 from skills.domain import BASE_TOOLS
 from skills.models import Skill
 
-pytestmark = pytest.mark.usefixtures("shipped_skills")
+# The user consented to health data and the spiritual skill: what they compose is under test.
+pytestmark = pytest.mark.usefixtures("shipped_skills", "consented")
 
 Send = Callable[[str], dict[str, Any]]
 

@@ -103,6 +103,12 @@ def test_a_skill_behind_a_preference_says_how_to_turn_it_on(api, user, conversat
     assert reply["active_skills"] != ["spiritual"]
 
     assert api.patch("/api/v1/me/", {"preferences": {"christian_perspective": True}}, format="json").status_code == 200
+    # Religious conviction is sensitive data: the skill waits for the user's consent.
+    reply = reply_of(api, send(api, conversation["id"], {"content": "/spiritual"}, **english))
+    assert reply["content"] == "/spiritual needs your consent first: answer the request below, or give it under Preferences."
+    assert [card["purpose"] for card in reply["consent_requests"]] == ["spiritual"]
+
+    assert api.post("/api/v1/me/consents/", {"purpose": "spiritual", "given": True}, format="json").status_code == 200
     reply = reply_of(api, send(api, conversation["id"], {"content": "/spiritual"}, **english))
     assert reply["content"] == "/spiritual is now active in this conversation. What would you like to talk about?"
 

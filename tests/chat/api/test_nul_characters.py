@@ -34,6 +34,7 @@ CHECKED = [
     ("patch", "/api/v1/me/", {"display_name": NUL}, "display_name"),
     ("patch", "/api/v1/me/", {"timezone": NUL}, "timezone"),
     ("patch", "/api/v1/me/", {"currency": NUL}, "currency"),
+    ("delete", "/api/v1/me/", {"password": NUL}, "password"),
     ("post", "/api/v1/memory/", {"kind": "fact", "area": "general", "content": NUL}, "content"),
     ("patch", "/api/v1/memory/{memory_id}/", {"content": NUL}, "content"),
     ("get", "/api/v1/conversations/", {"search": NUL}, "search"),

@@ -20,7 +20,7 @@ def tool_names(request: dict[str, Any]) -> set[str]:
 
 
 def test_debts_then_despair_then_lost_sleep_combine_and_a_new_subject_replaces_them(
-    scripted_llm: Any, api: Any, conversation: dict[str, Any], send: Any, shipped_skills: None
+    scripted_llm: Any, api: Any, conversation: dict[str, Any], send: Any, shipped_skills: None, consented: None
 ) -> None:
     turns = [
         "Minhas dívidas do cartão passaram de 20 mil",

@@ -23,6 +23,7 @@ def test_me_shows_the_profile_with_its_defaults(api: Any) -> None:
         "currency": "BRL",
         "preferences": {},
         "disabled_skills": [],
+        "retention_days": None,
     }
 
 
@@ -49,6 +50,7 @@ def test_patch_changes_only_the_named_fields(api: Any, user: Any, shipped_skills
         # Flags merge: the one not named stays.
         "preferences": {"christian_perspective": False, "other_flag": True},
         "disabled_skills": ["finance", "health"],
+        "retention_days": None,
     }
     assert Profile.objects.get(user=user).language == "pt"
     assert api.patch("/api/v1/me/", {"language": None}, format="json").json()["language"] is None
@@ -250,3 +252,11 @@ def test_memory_is_capped_per_user_with_a_clear_409(api: Any, user: Any, other_u
 
     api.delete(f"/api/v1/memory/{KnowledgeItem.objects.filter(owner=user).first().pk}/")
     assert api.post("/api/v1/memory/", {"content": "Mais um"}, format="json").status_code == 201
+
+
+def test_a_display_name_over_the_limit_is_refused_even_when_trimming_would_fit_it(api: Any, user: Any) -> None:
+    # The schema's maxLength counts what is sent, spaces included.
+    response = api.patch("/api/v1/me/", {"display_name": "\u00a0" + "a" * 80}, format="json")
+    assert response.status_code == 400
+    assert "display_name" in response.json()["errors"]
+    assert Profile.for_user(user).display_name == ""

@@ -54,6 +54,9 @@ function renderMessage(message) {
   item.append(meta);
   if (!mine) meta.append(renderSkillBadges(message.active_skills));
   item.append(mine ? renderUserBody(message) : renderAssistantBody(message));
+  // Requests for consent to sensitive data (consent.js).
+  const consent = !mine && window.LA.consentCards ? window.LA.consentCards(message) : null;
+  if (consent) item.append(consent);
   item.append(el("div", { className: "message-tools" }));
   if (!isSettled(message)) item.setAttribute("aria-busy", "true");
   return item;
