@@ -166,6 +166,7 @@ def finish(message: Message, *, content: str, model: str, prompt_tokens: int, co
         status=Message.Status.DONE, finished_at=timezone.now(), content=text, **fields
     ):
         metrics.record_reply_finished("done", settings.LLM_MODEL, "", metrics.seconds_since(message.started_at))
+        logger.info("reply %s done: %d prompt and %d completion tokens", message.pk, prompt_tokens, completion_tokens)
         return True
     metrics.record_reply_finished("cancelled", settings.LLM_MODEL, "", metrics.seconds_since(message.started_at))
     # Stopped: by the user's cancel (already cancelled), or the worker saw the stop in the

@@ -60,9 +60,9 @@ def run_reply(message_id: int, *, redelivered: bool = False, restarted: bool = F
             logger.info("message %s no longer exists (its conversation was deleted); nothing to answer", message_id)
         return
     deadline = time.monotonic() + settings.REPLY_TIME_LIMIT_SECONDS
-    logs.bind(message_id=message.pk, conversation_id=message.conversation_id, user_id=message.conversation.owner_id)
+    ids = logs.bound(message_id=message.pk, conversation_id=message.conversation_id, user_id=message.conversation.owner_id)
     # Fixed texts of the reply (action summaries, notices) follow the user's message.
-    with translation.override(django_language(message.language)), metrics.reply_in_flight():
+    with ids, translation.override(django_language(message.language)), metrics.reply_in_flight():
         try:
             answer(message, restarted=redelivered or restarted, deadline=deadline)
         except LLMError as exc:

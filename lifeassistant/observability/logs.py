@@ -13,7 +13,8 @@ from __future__ import annotations
 import logging
 import re
 import uuid
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
+from contextlib import contextmanager
 from contextvars import ContextVar
 from typing import Any
 
@@ -34,6 +35,17 @@ _request: ContextVar[HttpRequest | None] = ContextVar("log_request", default=Non
 def bind(**ids: Any) -> None:
     """Add ids (``message_id=``, ``conversation_id=``, ``user_id=``) to this context's log lines."""
     _context.set({**(_context.get() or {}), **{key: value for key, value in ids.items() if value is not None}})
+
+
+@contextmanager
+def bound(**ids: Any) -> Iterator[None]:
+    """``bind`` for a block: the ids go when it ends (a reply's thread runs the next reply,
+    and an inline reply's request goes on after it)."""
+    token = _context.set({**(_context.get() or {}), **{key: value for key, value in ids.items() if value is not None}})
+    try:
+        yield
+    finally:
+        _context.reset(token)
 
 
 def clear() -> None:

@@ -28,6 +28,8 @@ import threading
 from collections.abc import Callable, Iterator
 from typing import Any, TypeVar
 
+from lifeassistant.completions import Completion
+
 T = TypeVar("T")
 
 logger = logging.getLogger(__name__)
@@ -147,7 +149,7 @@ class TracedStream:
     """A model round's stream inside its ``chat {model}`` span.
 
     The span opens before the stream does (so the provider's HTTP span is its child) and
-    ends when the stream is closed, with the usage and finish reasons of ``response()``.
+    ends with the usage and finish reason of ``result()``.
     Iterating adds one generator hop per chunk and records nothing per chunk.
     """
 
@@ -183,30 +185,26 @@ class TracedStream:
     def close(self) -> None:
         self._stream.close()
 
-    def response(self) -> Any:
-        response = self._stream.response()
-        self._finish(response)
-        return response
+    def result(self) -> Completion:
+        completion: Completion = self._stream.result()
+        self._finish(completion)
+        return completion
 
-    def _finish(self, response: Any) -> None:
+    def _finish(self, completion: Completion) -> None:
         if self._ended:
             return
         span = self._span
-        usage = getattr(response, "usage", None)
-        if usage is not None:
-            span.set_attribute("gen_ai.usage.input_tokens", int(getattr(usage, "prompt_tokens", 0) or 0))
-            span.set_attribute("gen_ai.usage.output_tokens", int(getattr(usage, "completion_tokens", 0) or 0))
-        choices = getattr(response, "choices", None) or []
-        reasons = [str(getattr(choice, "finish_reason", "") or "") for choice in choices]
-        if any(reasons):
-            span.set_attribute("gen_ai.response.finish_reasons", reasons)
-        if getattr(response, "model", None):
-            span.set_attribute("gen_ai.response.model", str(response.model))
-        if getattr(response, "id", None):
-            span.set_attribute("gen_ai.response.id", str(response.id))
-        if capture_content() and choices:
-            message = getattr(choices[0], "message", None)
-            span.set_attribute("gen_ai.output.messages", json.dumps([{"role": "assistant", "content": getattr(message, "content", None)}], ensure_ascii=False, default=str))
+        span.set_attribute("gen_ai.usage.input_tokens", completion.prompt_tokens)
+        span.set_attribute("gen_ai.usage.output_tokens", completion.completion_tokens)
+        if completion.finish_reason:
+            span.set_attribute("gen_ai.response.finish_reasons", [completion.finish_reason])
+        if completion.model:
+            span.set_attribute("gen_ai.response.model", completion.model)
+        if capture_content():
+            span.set_attribute(
+                "gen_ai.output.messages",
+                json.dumps([{"role": "assistant", "content": completion.text}], ensure_ascii=False, default=str),
+            )
         span.end()
         self._ended = True
 

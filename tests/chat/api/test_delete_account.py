@@ -14,7 +14,7 @@ from django.core.cache import cache
 from django.db import models
 from django.test import Client
 from django.utils import timezone
-from rest_framework.authtoken.models import Token
+from chat.api_tokens import issue_token
 from rest_framework.test import APIClient
 
 from chat.erasure import throttle_key
@@ -72,14 +72,14 @@ def full_account(user: Any, api: APIClient, send: Any, conversation: dict[str, A
     MetricEntry.objects.create(owner=user, type="weight", value=Decimal("70"), unit="kg", recorded_at=timezone.now())
     Person.objects.create(owner=user, name="Maria")
     Consent.objects.create(owner=user, purpose="health", text_version=1, given=True)
-    token = Token.objects.create(user=user)
+    _, token_key = issue_token(user)
     web = Client()
     web.force_login(user)
     cache.set(light_context.context_key(user.pk, conversation["id"]), {"last_intent": "x"}, 600)
     cache.set(cache_key(LONG_REPLY), "<p>html</p>", 600)
     cache.set(throttle_key(MessageRateThrottle(), user.pk), [1.0], 600)
     event_log().append(reply.pk, "delta", {"text": "Olá"})
-    return {"token": token.key, "web": web, "conversation": conversation["id"], "reply": reply.pk}
+    return {"token": token_key, "web": web, "conversation": conversation["id"], "reply": reply.pk}
 
 
 def test_a_wrong_password_is_a_400_and_deletes_nothing(api: APIClient, user: Any, full_account: dict[str, Any]) -> None:
