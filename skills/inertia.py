@@ -45,8 +45,8 @@ d. fires a domain while a companion skill is still active: the feeling stays wit
 A message that announces a new subject (:data:`CHANGES_TOPIC`, e.g. "mudando de
 assunto", "by the way", "cambiando de tema") always replaces, even after a feeling,
 and so does any other message: "gastei 50 no mercado" then "corri 5 km hoje" is
-health alone. When such a message fires
-nothing, inertia keeps nothing either: "by the way, any tips?" leaves finance behind.
+health alone. When such a message fires nothing, inertia keeps nothing either: "by
+the way, any tips?" leaves finance behind.
 """
 
 import re
@@ -61,9 +61,10 @@ from skills.domain import COMPANION_SKILLS, FALLBACK_SKILL, SkillDefinition
 DEFAULT_INERTIA_MESSAGES = 5
 
 # Whole words or phrases (normalized: no accents, lowercase) by which a message ties
-# itself to what was said before (Portuguese, English, Spanish). Demonstratives that usually start a new time frame
-# ("essa semana", "this morning" would be "this") are left out in Portuguese; in
-# English "this"/"that" stay, since a plain "that" most often points back.
+# itself to what was said before (Portuguese, English, Spanish). Demonstratives that
+# usually start a new time frame ("essa semana", "this morning" would be "this") are
+# left out in Portuguese; in English "this"/"that" stay, since a plain "that" most often
+# points back.
 REFERS_BACK: tuple[str, ...] = (
     "isso", "disso", "nisso", "com isso", "por isso", "isto", "disto", "aquilo",
     "daquilo", "tambem", "alem disso", "ainda por cima", "e ainda", "fora isso",
@@ -80,8 +81,8 @@ CHANGES_TOPIC: tuple[str, ...] = (
     "falando em outra coisa", "falando de outra coisa", "cambiando de tema", "otro tema",
     "por cierto", "cambiando de asunto", "hablando de otra cosa",
     "on a different note", "switching gears", "off topic", "random question",
-    "pergunta aleatoria", "sem relacao", "alias", "chega disso", "chega desse assunto", "enough about that",
-    "enough of that", "basta de eso", "ya no quiero hablar de eso",
+    "pergunta aleatoria", "sem relacao", "alias", "chega disso", "chega desse assunto",
+    "enough about that", "enough of that", "basta de eso", "ya no quiero hablar de eso",
     # Thanks for listening closes a vent: what comes next is a new subject.
     "thanks for listening", "obrigado por ouvir", "obrigada por ouvir", "obg por ouvir",
     "valeu por ouvir", "vlw por ouvir", "gracias por escucharme",
