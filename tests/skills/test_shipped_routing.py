@@ -218,6 +218,7 @@ def test_a_confirmation_after_an_expense_stays_with_finance():
     [
         # Words a blind held-out set (tests/data/routing-dev-2.jsonl) found missing.
         ("no duermo bien desde hace semanas", {"health"}),
+        ("tengo miedo", {"counselor"}),
         ("bebi só 2 garrafinhas de água hj", {"health"}),
         ("marquei consulta com o cardiologista pra quinta", {"health"}),
         ("quanto eu ja torrei com uber esse mes?", {"finance"}),
