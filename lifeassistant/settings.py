@@ -30,6 +30,8 @@ ALLOWED_HOSTS = env_list("ALLOWED_HOSTS", ["127.0.0.1", "localhost", "testserver
 CSRF_TRUSTED_ORIGINS = env_list("CSRF_TRUSTED_ORIGINS", [])
 
 INSTALLED_APPS = [
+    # First, so its `runserver` (ASGI, replies stream) replaces Django's (WSGI, buffered).
+    "daphne",
     "chat.admin_config.AdminConfig",  # django.contrib.admin with the throttled sign-in
     "django.contrib.auth",
     "django.contrib.contenttypes",

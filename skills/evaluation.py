@@ -8,7 +8,8 @@ A labelled file is JSON Lines, one sample or one conversation per line::
 Single messages start from an empty inertia state; the turns of a conversation carry
 the state from one turn to the next, so inertia is evaluated too. Each message or
 turn counts as one sample. A sample is right when the set of active skill names
-equals the expected set (order does not matter).
+equals the expected set (order does not matter). The turns of conversations are also
+scored apart, since they measure inertia and combination.
 """
 
 import json
@@ -75,18 +76,25 @@ class Miss(NamedTuple):
 
 @dataclass(frozen=True)
 class EvaluationReport:
-    """Exact-set accuracy, per-skill scores and the misclassified samples."""
+    """Exact-set accuracy, per-skill scores and the misclassified samples.
+
+    ``turns`` and ``turns_exact_match`` count only the turns of conversations.
+    """
 
     n: int
     exact_match: float
     per_skill: dict[str, SkillScore]
     misses: tuple[Miss, ...]
+    turns: int = 0
+    turns_exact_match: float = 0.0
 
     def as_dict(self) -> dict[str, Any]:
         """Return the report as plain JSON-ready data."""
         return {
             "n": self.n,
             "exact_match": self.exact_match,
+            "turns": self.turns,
+            "turns_exact_match": self.turns_exact_match,
             "per_skill": {name: score.as_dict() for name, score in self.per_skill.items()},
             "misses": [
                 {"text": miss.text, "expected": list(miss.expected), "got": list(miss.got)}
@@ -102,6 +110,7 @@ class _Sample:
     text: str
     expected: frozenset[str]
     preferences: Mapping[str, bool]
+    in_conversation: bool
     continues_conversation: bool
 
 
@@ -177,15 +186,17 @@ def evaluate(
     matcher = compile_matcher(skills)
     counts: dict[str, list[int]] = {}
     misses: list[Miss] = []
-    n = exact = 0
+    n = exact = turns = turns_exact = 0
     state = EMPTY_STATE
     for sample in _samples(lines):
         if not sample.continues_conversation:
             state = EMPTY_STATE
         got, state = _detect(sample, matcher, skills, state, inertia_messages)
         n += 1
+        turns += sample.in_conversation
         if got == sample.expected:
             exact += 1
+            turns_exact += sample.in_conversation
         else:
             misses.append(Miss(sample.text, tuple(sorted(sample.expected)), tuple(sorted(got))))
         _count(counts, sample.expected, got)
@@ -195,6 +206,8 @@ def evaluate(
         exact_match=exact / n if n else 0.0,
         per_skill=per_skill,
         misses=tuple(misses),
+        turns=turns,
+        turns_exact_match=turns_exact / turns if turns else 0.0,
     )
 
 
@@ -231,20 +244,24 @@ def _samples(lines: Iterable[Mapping[str, Any]]) -> Iterator[_Sample]:
         preferences = line.get("preferences") or {}
         if "conversation" in line:
             for turn_index, turn in enumerate(line["conversation"]):
-                yield _sample(turn, preferences, continues=turn_index > 0, where=f"line {index}")
+                yield _sample(turn, preferences, turn_index=turn_index, where=f"line {index}")
         elif "text" in line:
-            yield _sample(line, preferences, continues=False, where=f"line {index}")
+            yield _sample(line, preferences, turn_index=None, where=f"line {index}")
         else:
             raise ValueError(f"line {index}: expected 'text' or 'conversation'")
 
 
 def _sample(
-    item: Mapping[str, Any], preferences: Mapping[str, bool], *, continues: bool, where: str
+    item: Mapping[str, Any], preferences: Mapping[str, bool], *, turn_index: int | None, where: str
 ) -> _Sample:
-    """Build a sample from a message or a turn, checking it has text and skills."""
+    """Build a sample from a message (``turn_index`` None) or a conversation's turn,
+    checking it has text and skills."""
     if not isinstance(item.get("text"), str) or not isinstance(item.get("skills"), list):
         raise ValueError(f"{where}: each message needs 'text' and a list of 'skills'")
-    return _Sample(item["text"], frozenset(item["skills"]), preferences, continues)
+    in_conversation = turn_index is not None
+    return _Sample(
+        item["text"], frozenset(item["skills"]), preferences, in_conversation, bool(turn_index)
+    )
 
 
 def format_report(report: EvaluationReport) -> str:
@@ -252,6 +269,13 @@ def format_report(report: EvaluationReport) -> str:
     correct = round(report.exact_match * report.n)
     lines = [
         f"exact match: {correct}/{report.n} ({report.exact_match:.1%})",
+    ]
+    if report.turns:
+        turns_correct = round(report.turns_exact_match * report.turns)
+        lines.append(
+            f"conversation turns: {turns_correct}/{report.turns} ({report.turns_exact_match:.1%})"
+        )
+    lines += [
         "",
         f"{'skill':<16}{'precision':>10}{'recall':>8}{'support':>9}{'tp':>5}{'fp':>5}{'fn':>5}",
     ]

@@ -29,17 +29,24 @@ the message
 a. fires again at least one skill still active: the topic goes on and another joins
    ("as parcelas estão me tirando o sono" while finance is active: finance, health);
 b. refers back to what was said (:data:`REFERS_BACK`, e.g. "isso", "disso",
-   "também", "além disso", "this", "that", "also", "too"):
+   "também", "além disso", "this", "that", "also", "too", "eso", "además") or opens
+   with a conjunction (:data:`CONTINUES`: "e…", "mas…", "and…", "but…", "y…", "pero…"):
    "e por causa disso não durmo" while finance is active: finance, health; or
 c. fires a companion skill (:data:`~skills.domain.COMPANION_SKILLS`, the counselor):
    a feeling is about the topic at hand, also when the message names a symptom of
    its own ("estou desesperada" while finance is active: counselor, finance; "to
-   desesperada, nem durmo direito": counselor, finance, health).
+   desesperada, nem durmo direito": counselor, finance, health); or
+d. fires a domain while a companion skill is still active: the feeling stays with
+   the topic that follows it, most plainly when the message goes on from the last
+   one ("estou muito ansiosa" then "e as parcelas do cartão estão todas atrasadas":
+   counselor, finance; "I feel so alone" then "but my husband doesn't notice":
+   counselor, relationships).
 
 A message that announces a new subject (:data:`CHANGES_TOPIC`, e.g. "mudando de
-assunto", "by the way") always replaces, and so does any other message: "gastei 50
-no mercado" then "corri 5 km hoje" is health alone. When such a message fires
-nothing, inertia keeps nothing either: "by the way, any tips?" leaves finance behind.
+assunto", "by the way", "cambiando de tema") always replaces, even after a feeling,
+and so does any other message: "gastei 50 no mercado" then "corri 5 km hoje" is
+health alone. When such a message fires nothing, inertia keeps nothing either: "by
+the way, any tips?" leaves finance behind.
 """
 
 import re
@@ -54,15 +61,17 @@ from skills.domain import COMPANION_SKILLS, FALLBACK_SKILL, SkillDefinition
 DEFAULT_INERTIA_MESSAGES = 5
 
 # Whole words or phrases (normalized: no accents, lowercase) by which a message ties
-# itself to what was said before. Demonstratives that usually start a new time frame
-# ("essa semana", "this morning" would be "this") are left out in Portuguese; in
-# English "this"/"that" stay, since a plain "that" most often points back.
+# itself to what was said before (Portuguese, English, Spanish). Demonstratives that
+# usually start a new time frame ("essa semana", "this morning" would be "this") are
+# left out in Portuguese; in English "this"/"that" stay, since a plain "that" most often
+# points back.
 REFERS_BACK: tuple[str, ...] = (
     "isso", "disso", "nisso", "com isso", "por isso", "isto", "disto", "aquilo",
     "daquilo", "tambem", "alem disso", "ainda por cima", "e ainda", "fora isso",
     "ao mesmo tempo", "junto com", "piorou",
     "this", "that", "also", "too", "as well", "on top of", "besides",
     "because of it", "at the same time",
+    "eso", "por eso", "esto", "ademas", "encima", "a la vez", "al mismo tiempo",
 )
 # Phrases announcing a new subject: the message replaces the skills kept by inertia.
 CHANGES_TOPIC: tuple[str, ...] = (
@@ -70,8 +79,10 @@ CHANGES_TOPIC: tuple[str, ...] = (
     "mudar de assunto", "outro assunto", "nada a ver", "changing the subject",
     "change of subject", "on another note", "unrelated", "by the way", "btw", "anyway",
     "falando em outra coisa", "falando de outra coisa", "cambiando de tema", "otro tema",
-    "por cierto", "alias", "chega disso", "chega desse assunto", "enough about that",
-    "enough of that",
+    "por cierto", "cambiando de asunto", "hablando de otra cosa",
+    "on a different note", "switching gears", "off topic", "random question",
+    "pergunta aleatoria", "sem relacao", "alias", "chega disso", "chega desse assunto",
+    "enough about that", "enough of that", "basta de eso", "ya no quiero hablar de eso",
     # Thanks for listening closes a vent: what comes next is a new subject.
     "thanks for listening", "obrigado por ouvir", "obrigada por ouvir", "obg por ouvir",
     "valeu por ouvir", "vlw por ouvir", "gracias por escucharme",
@@ -84,7 +95,14 @@ def _phrases_regex(phrases: Iterable[str]) -> re.Pattern[str]:
     return re.compile(r"(?<!\w)(?:" + "|".join(alternatives) + r")(?!\w)")
 
 
+# Conjunctions by which a message OPENING with them goes on from the last one ("e as
+# parcelas...", "but my boss...", "y encima..."); mid-sentence they say nothing.
+CONTINUES: tuple[str, ...] = ("e", "mas", "porem", "so que", "and", "but", "plus", "y", "pero")
+
 _REFERS_BACK = _phrases_regex(REFERS_BACK)
+_CONTINUES = re.compile(
+    r"^\W*(?:(?:ah|ah sim|ok|tipo)\W+)?(?:" + "|".join(re.escape(word) for word in CONTINUES) + r")(?!\w)"
+)
 _CHANGES_TOPIC = _phrases_regex(CHANGES_TOPIC)
 
 
@@ -97,14 +115,15 @@ class Cue(Enum):
 
 
 def topic_cue(text: str) -> Cue:
-    """Tell whether ``text`` announces a new subject, refers back, or neither.
+    """Tell whether ``text`` announces a new subject, refers back (or opens with a
+    conjunction, which ties it to the last message the same way), or neither.
 
     An announced change wins over a back-reference ("mudando de assunto, isso...").
     """
     normalized = normalize(text)
     if _CHANGES_TOPIC.search(normalized):
         return Cue.CHANGES_TOPIC
-    if _REFERS_BACK.search(normalized):
+    if _REFERS_BACK.search(normalized) or _CONTINUES.search(normalized):
         return Cue.REFERS_BACK
     return Cue.NONE
 
@@ -227,13 +246,14 @@ def _detection(
 def _topics_co_occur(
     triggered: Sequence[SkillDefinition], kept: Sequence[SkillDefinition], cue: Cue
 ) -> bool:
-    """Tell whether the fired skills join the kept ones (rules a, b, c of the docstring);
+    """Tell whether the fired skills join the kept ones (rules a to d of the docstring);
     after an announced new subject nothing is kept, so this is not asked."""
     fired = {skill.name for skill in triggered}
     return (
         bool(fired & {skill.name for skill in kept})
         or cue is Cue.REFERS_BACK
         or not fired.isdisjoint(COMPANION_SKILLS)
+        or any(skill.name in COMPANION_SKILLS for skill in kept)
     )
 
 

@@ -58,6 +58,27 @@ def test_a_user_sends_a_message_and_sees_the_finance_reply_after_reload(
     shot(page, "desktop-after-reload")
 
 
+def test_with_no_key_the_offline_demonstration_proposes_an_expense_and_the_card_records_it(
+    page: Page, base_url: str, user: Any, skills: None
+) -> None:
+    from lifeassistant.models import Expense
+
+    sign_in(page, base_url)
+    start_conversation(page)
+
+    send(page, "I spent $40 on gas")
+
+    reply = last_reply(page)
+    expect(reply).to_have_attribute("data-status", "done", timeout=REPLY_TIMEOUT_MS)
+    expect(reply.get_by_test_id("message-body")).to_contain_text("Offline demonstration")
+    card = page.get_by_test_id("action-card").first
+    expect(card).to_have_attribute("data-status", "pending")
+    shot(page, "offline-demonstration-card")
+    card.get_by_role("button", name="Confirm").click()
+    expect(card).to_contain_text("Done")
+    assert Expense.objects.get(owner=user).description == "gas"
+
+
 def test_shift_enter_breaks_the_line_and_enter_sends(page: Page, base_url: str, user: Any) -> None:
     sign_in(page, base_url)
     start_conversation(page)
@@ -262,7 +283,7 @@ def test_the_chat_works_at_phone_width(page: Page, base_url: str, user: Any, ski
     assert not page.evaluate("document.getElementById('main').inert")
 
 
-# --- Answers the offline model cannot produce (a proposed action, a throttle) are shaped in the browser. ---
+# --- Answers shaped in the browser: actions in every state, a throttle. ---
 
 
 def test_pending_actions_can_be_confirmed_or_rejected(page: Page, base_url: str, user: Any) -> None:
@@ -312,7 +333,7 @@ def test_pending_actions_can_be_confirmed_or_rejected(page: Page, base_url: str,
     page.route("**/api/v1/actions/42/reject/", reject_expired_bill)
     sign_in(page, base_url)
     start_conversation(page)
-    send(page, "Gastei 50 reais no mercado")
+    send(page, "Como estão minhas finanças?")  # the offline model proposes nothing: the actions are these
 
     reply = last_reply(page)
     expect(reply).to_have_attribute("data-status", "done", timeout=REPLY_TIMEOUT_MS)

@@ -12,7 +12,7 @@ from lifeassistant import llm, tokens
 
 def test_the_offline_model_says_it_is_offline_and_shows_the_pipeline():
     response = llm.completion(
-        [{"role": "system", "content": "s"}, {"role": "user", "content": "Gastei 50 reais"}],
+        [{"role": "system", "content": "s"}, {"role": "user", "content": "Como organizo meu orçamento?"}],
         tools=[{"type": "function", "function": {"name": "create_expense", "parameters": {"type": "object"}}}],
         temperature=0.3,
         note=llm.PipelineNote(skills=("finance",), reason="trigger"),

@@ -248,10 +248,32 @@ def test_combined_skills_stay_together_under_inertia_and_then_fall_back_together
     assert names(decisions[7]) == ["general"]
 
 
-def test_an_unrelated_domain_replaces_even_a_feeling():
-    # counselor active ... "gastei 50 no mercado": a note about money, not the feeling
-    decisions = run_cued([({"counselor": ("trist",)}, Cue.NONE), ({"finance": ("gastei",)}, Cue.NONE)])
+def test_a_feeling_under_inertia_stays_with_the_topic_that_follows_it():
+    # "estou muito ansiosa" ... "e as parcelas do cartão estão todas atrasadas"
+    decisions = run_cued([({"counselor": ("ansios",)}, Cue.NONE), ({"finance": ("parcela",)}, Cue.NONE)])
+    assert names(decisions[1]) == ["counselor", "finance"]
+    assert decisions[1].reason == "combined"
+    assert decisions[1].state == InertiaState(("counselor", "finance"), NOW + timedelta(minutes=1), 0)
+
+
+def test_a_feeling_stays_through_quiet_messages_and_joins_the_next_topic():
+    decisions = run_cued(
+        [({"counselor": ("trist",)}, Cue.NONE), ({}, Cue.NONE), ({}, Cue.NONE), ({"relationships": ("marido",)}, Cue.NONE)]
+    )
+    assert names(decisions[3]) == ["counselor", "relationships"]
+
+
+def test_a_new_subject_announced_after_a_feeling_leaves_the_feeling_behind():
+    # "estou muito ansiosa" ... "mudando de assunto, quanto gastei esse mês?"
+    decisions = run_cued([({"counselor": ("ansios",)}, Cue.NONE), ({"finance": ("gastei",)}, Cue.CHANGES_TOPIC)])
     assert names(decisions[1]) == ["finance"]
+    assert decisions[1].reason == "trigger"
+
+
+def test_a_domain_under_inertia_is_still_replaced_by_an_unrelated_domain():
+    # "gastei 50 no mercado" ... "corri 5 km hoje"
+    decisions = run_cued([({"finance": ("gastei",)}, Cue.NONE), ({"health": ("corri",)}, Cue.NONE)])
+    assert names(decisions[1]) == ["health"]
     assert decisions[1].reason == "trigger"
 
 
@@ -320,6 +342,15 @@ def test_an_explicit_skill_does_not_combine_with_inertia():
         ("corri 5 km hoje", Cue.NONE),
         ("Gastei 50 essa semana", Cue.NONE),
         ("Paraisso é um nome estranho", Cue.NONE),
+        ("y encima no duermo por eso", Cue.REFERS_BACK),
+        ("E as parcelas do cartão estão atrasadas", Cue.REFERS_BACK),
+        ("but my boss keeps calling", Cue.REFERS_BACK),
+        ("ah, mas meu marido nem percebe", Cue.REFERS_BACK),
+        ("Pero mi novio no me entiende", Cue.REFERS_BACK),
+        ("Emprestei dinheiro pro meu irmão", Cue.NONE),
+        ("Fui ao mercado e paguei 50", Cue.NONE),
+        ("Cambiando de asunto, ¿cuánto gasté en mayo?", Cue.CHANGES_TOPIC),
+        ("on a different note, I ran 5k", Cue.CHANGES_TOPIC),
     ],
 )
 def test_topic_cue_reads_back_references_and_announced_changes_as_whole_words(text, cue):

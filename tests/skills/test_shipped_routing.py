@@ -191,9 +191,34 @@ def test_a_conversation_combines_debts_with_the_feelings_and_the_sleep_they_cost
 
 
 @pytest.mark.parametrize(
+    ("feeling", "follow_up", "expected"),
+    [
+        ("estou muito ansiosa, não consigo relaxar", "e as parcelas do cartão estão todas atrasadas", ["counselor", "finance"]),
+        ("I feel so overwhelmed lately", "but my boyfriend says I'm overreacting", ["counselor", "relationships"]),
+        ("estoy muy angustiada", "y encima tengo muchas deudas con la tarjeta", ["counselor", "finance"]),
+        ("estou muito ansiosa", "mudando de assunto, quanto gastei com mercado esse mês?", ["finance"]),
+        ("tengo mucha ansiedad", "cambiando de tema, ¿cuánto gasté este mes?", ["finance"]),
+    ],
+)
+def test_a_feeling_stays_with_the_topic_that_follows_unless_a_new_subject_is_announced(feeling, follow_up, expected):
+    first = decide_text(feeling)
+    assert [skill.name for skill in first.active] == ["counselor"]
+    assert [skill.name for skill in decide_text(follow_up, first.state).active] == expected
+
+
+def test_a_confirmation_after_an_expense_stays_with_finance():
+    first = decide_text("gastei 50 reais no mercado")
+    second = decide_text("pode registrar", first.state)
+    assert [skill.name for skill in second.active] == ["finance"]
+    assert second.reason == "inertia"
+
+
+@pytest.mark.parametrize(
     ("text", "expected"),
     [
         # Words a blind held-out set (tests/data/routing-dev-2.jsonl) found missing.
+        ("no duermo bien desde hace semanas", {"health"}),
+        ("tengo miedo", {"counselor"}),
         ("bebi só 2 garrafinhas de água hj", {"health"}),
         ("marquei consulta com o cardiologista pra quinta", {"health"}),
         ("quanto eu ja torrei com uber esse mes?", {"finance"}),

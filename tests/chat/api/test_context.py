@@ -166,14 +166,21 @@ def test_a_storage_failure_answers_the_error_body(api, conversation, monkeypatch
 
 
 def test_each_round_stores_the_context_and_a_reference_brings_it_into_the_prompt(api, conversation, send, shipped_skills):
-    send(api, conversation["id"], {"content": "Gastei 50 reais no mercado"})
+    send(api, conversation["id"], {"content": "Minhas dívidas do cartão passaram de 20 mil"})
     context = post(api, conversation["id"], {"action": "retrieve"}).json()["context"]
-    assert context["last_user_message"] == "Gastei 50 reais no mercado"
+    assert context["last_user_message"] == "Minhas dívidas do cartão passaram de 20 mil"
     assert context["last_intent"] == "finance"
-    send(api, conversation["id"], {"content": "pode registrar isso"})
+    send(api, conversation["id"], {"content": "e o que eu faço com isso?"})
     prompt = Message.objects.filter(role="assistant").latest("id").system_prompt
     assert "## Recent context" in prompt
-    assert '"Gastei 50 reais no mercado"' in prompt
+    assert '"Minhas dívidas do cartão passaram de 20 mil"' in prompt
+
+
+def test_the_intent_of_a_round_that_called_a_tool_is_that_tool(api, conversation, send, shipped_skills):
+    # The offline model proposes the expense, as a model would.
+    send(api, conversation["id"], {"content": "Gastei 50 reais no mercado"})
+    context = post(api, conversation["id"], {"action": "retrieve"}).json()["context"]
+    assert context["last_intent"] == "create_expense"
 
 
 @pytest.mark.parametrize("closing", ["obrigado!", "valeu", "thanks", "that's all", "valeu por essa", "obrigado por isso"])

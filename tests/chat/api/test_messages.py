@@ -23,8 +23,9 @@ def test_it_accepts_a_message_and_answers_it_with_the_offline_model(api, convers
 
     reply = api.get(f"/api/v1/messages/{body['assistant_message']['id']}/").json()
     assert reply["status"] == "done"
-    # The offline model's notice speaks the user's language.
-    assert reply["content"].startswith("Nenhum modelo de linguagem está configurado")
+    # The offline model's notice speaks the user's language; it proposes the expense.
+    assert reply["content"].startswith("Demonstração offline")
+    assert [action["tool"] for action in reply["pending_actions"]] == ["create_expense"]
     assert "finance" in reply["content"]
     assert reply["active_skills"] == ["finance"]
     assert reply["usage"]["total_tokens"] > 0

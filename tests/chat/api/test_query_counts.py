@@ -131,8 +131,9 @@ def test_a_token_users_post_reads_the_profile_once(api, user, conversation, djan
 
 
 def _reply_within(queries: int, api: Any, conversation: dict[str, Any], assert_max_num_queries: Any) -> None:
+    # A reply without tool calls (the offline model proposes an expense told with its amount).
     reply_id = api.post(
-        f"/api/v1/conversations/{conversation['id']}/messages/", {"content": "Gastei 50 reais no mercado"}, format="json"
+        f"/api/v1/conversations/{conversation['id']}/messages/", {"content": "Quero organizar minhas finanças"}, format="json"
     ).json()["assistant_message"]["id"]
     with assert_max_num_queries(queries):
         generate_reply(reply_id)
