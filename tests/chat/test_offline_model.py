@@ -92,7 +92,7 @@ def test_the_months_spending_is_answered_from_the_summary_tool(say: Any, user: A
     assert reply["pending_actions"] == []
 
 
-def test_a_weight_and_hours_of_sleep_are_proposed_as_metrics(say: Any) -> None:
+def test_a_weight_and_hours_of_sleep_are_proposed_as_metrics(say: Any, consented: None) -> None:
     weight = say("pesei 72 kg hoje")
     sleep = say("dormi 7 horas essa noite")
 

@@ -26,7 +26,7 @@ READ_DEADLINE_SECONDS = 60
 
 SETUP = """
 from django.contrib.auth import get_user_model
-from rest_framework.authtoken.models import Token
+from chat.api_tokens import issue_token
 from django.utils import timezone
 from chat.models import Conversation, Message
 user = get_user_model().objects.create_user("runserver", password="runserver-pass-123")
@@ -36,7 +36,7 @@ reply = Message.objects.create(
     conversation=conversation, role=Message.Role.ASSISTANT, reply_to=question,
     status=Message.Status.RUNNING, started_at=timezone.now(),
 )
-print(Token.objects.create(user=user).key, reply.pk)
+print(issue_token(user)[1], reply.pk)
 """
 
 
