@@ -1,7 +1,7 @@
-"""Load benchmark: drive a RUNNING stack and print its figures (issue 17).
+"""Load benchmark: drive a RUNNING stack and print its figures (docs/performance.md).
 
 Starts nothing: point it at a web server (gunicorn or uvicorn) whose Celery worker and
-model are running (see ``bench/stack.sh`` and the README). For each client count it
+model are running (see ``bench/stack.sh`` and docs/performance.md). For each client count it
 runs two phases and prints one line of figures:
 
 1. accept: ``--clients`` threads POST messages to their own conversation for

@@ -102,7 +102,7 @@ def render_detection(figures: Figures) -> list[str]:
 
 # --- fixed tokens ---------------------------------------------------------------------
 
-# The seven scenarios of the skills architecture (§7.1), in its order.
+# The seven scenarios of the skills architecture (docs/specification.md, §7.1), in its order.
 TOKEN_SCENARIOS = (
     "Oi, tudo bem?",
     "Gastei 50 no mercado",
@@ -331,12 +331,12 @@ def render_history(figures: Figures) -> list[str]:
 
 
 def pipeline_section(options: dict[str, Any]) -> Figures:
-    """The message pipeline in process: latency ratios, CPU, queries, sizes (issue 17)."""
+    """The message pipeline in process: latency ratios, CPU, queries, sizes (docs/performance.md)."""
     return measure_pipeline(runs=options["runs"], posts=options["posts"], replies=options["posts"])
 
 
 def streaming_section(options: dict[str, Any]) -> Figures:
-    """First token to first SSE event over Redis, and worker CPU streamed vs not (issue 14)."""
+    """First token to first SSE event over Redis, and worker CPU streamed vs not (docs/performance.md)."""
     return measure_streaming(replies=options["posts"])
 
 
