@@ -349,9 +349,9 @@ SECTIONS: list[Section] = [
     Section("detection", "Detection time per message", detection_section, render_detection),
     Section("tokens", "Fixed tokens per scenario (§7.1)", tokens_section, render_tokens),
     Section("context", "Light context store / retrieve", context_section, render_context),
-    Section("pipeline", "Message pipeline: POST and reply cost (issue 17)", pipeline_section, render_pipeline),
-    Section("history", "Long history: fitting 2,000 messages to the window (issue 15)", history_section, render_history),
-    Section("streaming", "Streaming replies: latency over Redis and worker CPU (issue 14)", streaming_section, render_streaming),
+    Section("pipeline", "Message pipeline: POST and reply cost", pipeline_section, render_pipeline),
+    Section("history", "Long history: fitting 2,000 messages to the window", history_section, render_history),
+    Section("streaming", "Streaming replies: latency over Redis and worker CPU", streaming_section, render_streaming),
     Section("reading", "Reading hostile messages: a POST's text steps", reading_section, render_reading),
 ]
 
