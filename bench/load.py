@@ -1,7 +1,7 @@
-"""Load benchmark: drive a RUNNING stack and print its figures (issue 17).
+"""Load benchmark: drive a RUNNING stack and print its figures (docs/performance.md).
 
 Starts nothing: point it at a web server (gunicorn or uvicorn) whose Celery worker and
-model are running (see ``bench/stack.sh`` and the README). For each client count it
+model are running (see ``bench/stack.sh`` and docs/performance.md). For each client count it
 runs two phases and prints one line of figures:
 
 1. accept: ``--clients`` threads POST messages to their own conversation for
@@ -336,7 +336,7 @@ def render(level: dict[str, Any]) -> str:
 
 
 def main() -> None:
-    parser = argparse.ArgumentParser(description="Drive a running stack and print its figures (issue 17).")
+    parser = argparse.ArgumentParser(description="Drive a running stack and print its figures (docs/performance.md).")
     parser.add_argument("--url", required=True, help="The running web server, e.g. http://127.0.0.1:8000")
     parser.add_argument("--username", required=True)
     parser.add_argument("--password", required=True)
@@ -388,7 +388,7 @@ def main() -> None:
     if growth is not None:
         print(f"Celery child RSS growth after warm-up: {growth:+.2f} MiB per 1,000 replies "
               f"(over {replies} replies)", flush=True)
-    print("figures against the goals of issue 17:", *goals_table(latency, levels, after, growth), sep="\n", flush=True)
+    print("figures against their goals (docs/performance.md):", *goals_table(latency, levels, after, growth), sep="\n", flush=True)
     if args.json:
         args.json.write_text(json.dumps({"latency": latency, "levels": levels, "memory_before": before,
                                          "memory_after": after,

@@ -6,7 +6,7 @@
   (the only metrics work on the streaming path);
 - per POST: the metric operations one accepted message makes in the web process
   (django-prometheus's two middlewares around a request, and the skill activations),
-  against the web CPU per accepted message the load benchmark measures (README, ~15 ms).
+  against the web CPU per accepted message the load benchmark measures (docs/performance.md, ~15 ms).
 """
 
 from __future__ import annotations
@@ -20,7 +20,7 @@ import django
 os.environ.setdefault("DJANGO_SETTINGS_MODULE", "lifeassistant.settings")
 django.setup()
 
-POST_WEB_CPU_SECONDS = 0.015  # README "Performance": web CPU per accepted message
+POST_WEB_CPU_SECONDS = 0.015  # docs/performance.md: web CPU per accepted message
 
 
 def per_call(function: Any, rounds: int) -> float:

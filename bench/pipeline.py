@@ -1,4 +1,4 @@
-"""In-process figures of the message pipeline (issue 17), for ``manage.py benchmark``.
+"""In-process figures of the message pipeline (docs/performance.md), for ``manage.py benchmark``.
 
 Everything runs inside one transaction that is rolled back, so the database it runs on
 keeps no benchmark rows. Latencies are ratios against a bare DRF create of one row

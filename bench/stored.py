@@ -1,4 +1,4 @@
-"""Bytes stored per reply beyond its text, on the benchmark's PostgreSQL database (issue 17).
+"""Bytes stored per reply beyond its text, on the benchmark's PostgreSQL database (docs/performance.md).
 
 Run after ``bench.load`` by ``bench/stack.sh`` with the stack's environment:
 

@@ -1,4 +1,4 @@
-"""Figures of streaming (issue 14), for ``manage.py benchmark --section streaming``.
+"""Figures of streaming (docs/performance.md), for ``manage.py benchmark --section streaming``.
 
 - Latency from the model's first token to the first event an SSE reader gets, over
   Redis on loopback: the worker side is ``ReplyProgress`` on a real reply row (its batch

@@ -1,6 +1,6 @@
 """Pending actions: writing tool calls wait for the user's confirmation, then run exactly once.
 
-The model never writes on its own (seed 004: offer to record, never record without
+The model never writes on its own (docs/specification.md, skills architecture: offer to record, never record without
 confirmation). When it calls a writing tool, ``propose`` stores a ``PendingAction`` and
 tells the model to ask. The user then confirms or declines by message ("sim, pode
 registrar", "no, don't" — ``apply_confirmation``, classified by ``chat.confirmation``) or

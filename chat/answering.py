@@ -259,7 +259,7 @@ def model_system_prompt(message: Message) -> str:
     reply was created (AVAILABLE_DOCUMENTS).
 
     The listing is added here rather than stored: every paste changes it, and stored it
-    made each paste's prompt a new row of several KB (issue 17). A document deleted since
+    made each paste's prompt a new row of several KB (docs/performance.md). A document deleted since
     is not listed, and could not be read anyway. A reply that was not offered
     ``read_document`` had no documents to list: no query. A prompt stored before the
     listing moved here holds its own (a regenerated old reply reuses its prompt): it is

@@ -1,7 +1,7 @@
 """Size bounds on what a message derives: no artefact grows past a documented size.
 
 A 100,000-character message is allowed; what the pipeline makes of it must not
-multiply it. Each derived artefact has its own bound (README, configuration table):
+multiply it. Each derived artefact has its own bound (README, Reference: settings; SECURITY.md, Limits):
 
 - shell commands: ``SHELL_MAX_COMMANDS`` run per message, each output capped at
   ``SHELL_OUTPUT_CAP_BYTES`` (skills/shell.py);

@@ -30,7 +30,7 @@ class Conversation(models.Model):
     title_source = models.CharField(max_length=8, choices=TitleSource.choices, default=TitleSource.NONE, blank=True)
     created_at = models.DateTimeField(auto_now_add=True)
     updated_at = models.DateTimeField(auto_now=True)
-    # Skill inertia (skills architecture §5.3): what is active and for how long it stays.
+    # Skill inertia (docs/specification.md, skills architecture §5.3): what is active and for how long it stays.
     active_skills = models.JSONField(default=list, blank=True)
     skills_detected_at = models.DateTimeField(null=True, blank=True)
     messages_since_detection = models.PositiveIntegerField(default=0)

@@ -1,4 +1,4 @@
-"""The tool loop (skills architecture §9.4): model ⇄ tools until a final answer.
+"""The tool loop (docs/specification.md, skills architecture §9.4): model ⇄ tools until a final answer.
 
 Pure orchestration: it gets a streaming completion function, an executor and a progress
 sink, so it knows nothing of the ORM, Celery or the event log.

@@ -1,4 +1,4 @@
-"""Tool-call success rates per tool and per skill (skills architecture §13, Fase 4).
+"""Tool-call success rates per tool and per skill (docs/specification.md, skills architecture §13, phase 4).
 
 A *run* is a tool that actually executed (or was refused for bad arguments): reading
 calls, and writing calls once the user confirmed them. A writing call the model made is

@@ -1,6 +1,6 @@
 """Documents for the message service: analysis of a new message, attachments, lookups.
 
-The ORM- and LLM-facing side of intent extraction (documents spec 003); the pure
+The ORM- and LLM-facing side of intent extraction (docs/specification.md, intent extraction); the pure
 logic lives in analysis.py, extraction.py, language.py and listing.py.
 """
 

@@ -20,7 +20,7 @@ def shared_cache_with_a_broker(**_: Any) -> list[Warning]:
         Warning(
             "CELERY_BROKER_URL is set but the cache is process-local: skill edits, throttles and the "
             "light context are not shared between the web workers and the Celery worker.",
-            hint="Set CACHE_URL=redis://... (the README's production-like setup under 'Configuration').",
+            hint="Set CACHE_URL=redis://... (docs/operations.md: a production-like local setup).",
             id="lifeassistant.W001",
         )
     ]
@@ -36,7 +36,7 @@ def shared_cache_in_production(**_: Any) -> list[Error]:
         Error(
             "DEBUG is false but the cache is process-local: sign-in and message throttles would be "
             "per process and their counters evictable.",
-            hint="Set CACHE_URL=redis://... (the README's production-like setup under 'Configuration').",
+            hint="Set CACHE_URL=redis://... (docs/operations.md: a production-like local setup).",
             id="lifeassistant.E001",
         )
     ]

@@ -1,6 +1,7 @@
 """What the assistant knows about its user, as a system-prompt section (pure: no ORM).
 
-Seed 004 gives the user's memory 500–800 tokens of the prompt. Within that budget the
+The specification gives the user's memory 500–800 tokens of the prompt (docs/specification.md,
+skills architecture, memory and confirmation). Within that budget the
 items of the areas the active skills work on come first (plus ``general``: the user's
 name, job, family), then the rest; newest first within each group. So the model knows
 the user's name or job without calling ``search_knowledge``, which stays for the rest.

@@ -108,7 +108,7 @@ USE_I18N = True
 USE_TZ = True
 
 # Originals of the files people send: local files by default (never served), any Django
-# storage backend by name, e.g. django-storages' S3 (README: "Files people send").
+# storage backend by name, e.g. django-storages' S3 (docs/operations.md, "Files people send: storage").
 MEDIA_ROOT = Path(env_str("MEDIA_ROOT", str(BASE_DIR / "media")))
 STORAGES = {
     "default": {
@@ -305,7 +305,7 @@ SEMANTIC_ROUTER_TIMEOUT_SECONDS = env_float("SEMANTIC_ROUTER_TIMEOUT_SECONDS", 1
 # The intent analyzer's model call (large prose only: structured blocks are extracted without
 # it) runs inside POST …/messages/: a short budget, no retries, then the message is kept whole.
 ANALYZER_TIMEOUT_SECONDS = env_float("ANALYZER_TIMEOUT_SECONDS", 3.0, minimum=0.5)
-# What the assistant knows about the user, in the system prompt (seed 004: 500–800 tokens).
+# What the assistant knows about the user, in the system prompt (docs/specification.md: 500–800 tokens).
 MEMORY_PROMPT_TOKENS = env_int("MEMORY_PROMPT_TOKENS", 600, minimum=0, maximum=4000)
 # How many things the assistant may remember per user (the API and the add_knowledge tool
 # refuse more): memory creation has no throttle, and the prompt ranks every item.

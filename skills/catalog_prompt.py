@@ -1,4 +1,4 @@
-"""SkillsContext (skills spec 002 §2.3): the skills' metadata as a system-prompt section.
+"""SkillsContext (docs/specification.md, skill discovery and routing §2.3): the skills' metadata as a system-prompt section.
 
 Level 1 of progressive disclosure: every usable skill's name and description are
 always in the prompt (about 50 tokens each), so the model knows its own range and

@@ -1,4 +1,4 @@
-"""Explicit commands in a message: `/skill args`, `/help` and `!shell` (skills spec 002 §2.1).
+"""Explicit commands in a message: `/skill args`, `/help` and `!shell` (docs/specification.md, skill discovery and routing §2.1).
 
 ``plan_commands`` turns the preprocessor's result into what the message service does:
 a reply made without the model (help, an unknown command, shell output), a skill

@@ -21,8 +21,8 @@ What "inertia of 5 messages" means: message 1 triggers finance; messages 2, 3, 4
 and 6 fire nothing and keep finance (``messages_since_detection`` goes 1..5); message
 7 fires nothing and falls back to ``general``. ``inertia_messages=0`` disables inertia.
 
-Combination (skills spec 004 §5.3 "substitui ou combina", §6.2)
------------------------------------------------------------------
+Combination (docs/specification.md, skills architecture §5.3 "substitui ou combina", §6.2)
+------------------------------------------------------------------------------------------
 The topics co-occur, and the fired skills join the ones still under inertia, when
 the message
 

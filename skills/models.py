@@ -1,4 +1,4 @@
-"""Skill rows: the SkillDefinition of the skills architecture, editable in the admin."""
+"""Skill rows: the SkillDefinition of the skills architecture (docs/specification.md, §4), editable in the admin."""
 
 from __future__ import annotations
 

@@ -1,6 +1,6 @@
-"""The semantic router (skills spec 002 §2.2): the model picks one skill, or none.
+"""The semantic router (docs/specification.md, skill discovery and routing §2.2): the model picks one skill, or none.
 
-Skills spec 004 §5.2 keeps it off by default: an extra model call per message costs
+The skills architecture (§5.2) keeps it off by default: an extra model call per message costs
 more than trigger patterns save. When SEMANTIC_ROUTER_ENABLED is on, it is asked
 only for messages where neither triggers nor inertia chose a skill.
 """

@@ -449,7 +449,7 @@ class TokenDetailView(APIView):
 
 
 class ConversationContextView(APIView):
-    """The light conversation context: store, retrieve or clear (see README for the contract)."""
+    """The light conversation context: store, retrieve or clear (docs/specification.md, light context)."""
 
     @extend_schema(
         operation_id="manage_conversation_context",

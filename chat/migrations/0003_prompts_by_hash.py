@@ -1,5 +1,5 @@
 """System prompts stored once, keyed by SHA-256, instead of on every reply; and no
-index that only repeats the first column of a composite index (issue 17)."""
+index that only repeats the first column of a composite index (docs/performance.md)."""
 
 import hashlib
 

@@ -1,4 +1,4 @@
-"""No index that only repeats the first column of chatdoc_conv_created (issue 17)."""
+"""No index that only repeats the first column of chatdoc_conv_created (docs/performance.md)."""
 
 import django.db.models.deletion
 from django.db import migrations, models

@@ -2,7 +2,7 @@
 
 from .registry import REGISTRY, Tool, ToolContext, ToolError, ToolOutcome, tool
 
-# Importing a tool module registers its tools (seed 004 §2.1: fourteen tools). The apps above add
+# Importing a tool module registers its tools (docs/specification.md, skills architecture §2.1: fourteen tools). The apps above add
 # their own: ``read_document`` (documents) and ``conversation_context`` (chat).
 from . import knowledge, analysis, tracking, finance, people  # noqa: E402,F401  isort: skip
 

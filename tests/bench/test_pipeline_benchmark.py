@@ -1,4 +1,4 @@
-"""``manage.py benchmark --section pipeline``: its figures come from a real run (issue 17)."""
+"""``manage.py benchmark --section pipeline``: its figures come from a real run (docs/performance.md)."""
 
 from __future__ import annotations
 

@@ -1,5 +1,5 @@
-"""Confirming by typing updates the card, even after a question in between (issue 16,
-item 9): the proposal is not stranded, and the card says what became of it."""
+"""Confirming by typing updates the card, even after a question in between (docs/api.md,
+"Writes the model proposes"): the proposal is not stranded, and the card says what became of it."""
 
 from __future__ import annotations
 

@@ -1,4 +1,4 @@
-"""Races on real PostgreSQL: accept vs "sim", rename vs a message (issue 13, items 4 and 5)."""
+"""Races on real PostgreSQL: accept vs "sim", rename vs a message (docs/api.md, Concurrent requests)."""
 
 from __future__ import annotations
 

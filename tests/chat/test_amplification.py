@@ -1,4 +1,4 @@
-"""No derived artefact outgrows its documented bound (issue 13, item 13)."""
+"""No derived artefact outgrows its documented bound (SECURITY.md, Limits)."""
 
 from __future__ import annotations
 

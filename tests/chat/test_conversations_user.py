@@ -246,7 +246,7 @@ def test_a_spanish_speaker_gets_spanish_fixed_texts(scripted_llm: Any, say: Any)
 
 
 def test_saving_a_stale_conversation_keeps_the_skills_a_message_turned_on(user: Any) -> None:
-    """Issue 13, item 5: a rename that read the row before a message keeps that message's skills."""
+    """docs/api.md, Concurrent requests: a rename that read the row before a message keeps that message's skills."""
     conversation = Conversation.objects.create(owner=user, title="Old")
     stale = Conversation.objects.get(pk=conversation.pk)
     Conversation.objects.filter(pk=conversation.pk).update(active_skills=["finance"], messages_since_detection=0)
@@ -259,7 +259,7 @@ def test_saving_a_stale_conversation_keeps_the_skills_a_message_turned_on(user: 
 
 
 def test_a_rename_writes_only_the_title_not_a_language_stored_meanwhile(user: Any) -> None:
-    """Issue 13, item 5: the PATCH serializer saves the fields it was given, nothing it merely read."""
+    """docs/api.md, Concurrent requests: the PATCH serializer saves the fields it was given, nothing it merely read."""
     conversation = Conversation.objects.create(owner=user, title="Old", language="pt")
     stale = Conversation.objects.get(pk=conversation.pk)
     Conversation.objects.filter(pk=conversation.pk).update(language="en", active_skills=["finance"])

@@ -1,4 +1,4 @@
-"""A worker killed mid-reply hands the reply back to the queue at once (issue 13, item 16).
+"""A worker killed mid-reply hands the reply back to the queue at once (docs/operations.md, Processes).
 
 The kill itself is exercised with a real worker in test_streaming_worker.py (``-m worker``); these
 check the settings that make it work on every run of the fast suite, because losing one

@@ -1,4 +1,4 @@
-"""System prompts are stored once, referenced by SHA-256 from each reply (issue 17)."""
+"""System prompts are stored once, referenced by SHA-256 from each reply (docs/performance.md)."""
 
 from __future__ import annotations
 

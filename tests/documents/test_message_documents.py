@@ -1,4 +1,4 @@
-"""Intent extraction and user_context documents through the API (spec 003)."""
+"""Intent extraction and user_context documents through the API (docs/specification.md, intent extraction)."""
 
 from __future__ import annotations
 
@@ -208,7 +208,7 @@ def test_read_document_never_reads_another_users_document(user, other_user, conv
 
 
 def test_a_stalled_analyzer_model_does_not_hold_the_post(api, conversation, shipped_skills, scripted_llm, small_window, settings):
-    """The analyzer gets ANALYZER_TIMEOUT_SECONDS and no retry, then the message is kept whole (issue 13, item 15)."""
+    """The analyzer gets ANALYZER_TIMEOUT_SECONDS and no retry, then the message is kept whole (docs/configuration.md)."""
     import time
 
     settings.ANALYZER_TIMEOUT_SECONDS = 1.0
@@ -247,7 +247,7 @@ def test_a_paste_stores_no_new_prompt_and_the_model_still_sees_its_documents(
     api, conversation, send, small_window, shipped_skills, django_assert_num_queries
 ):
     """The listing changes with every paste; stored in the prompt it made each paste's
-    prompt a new row of several KB (issue 17). It is added when the reply runs."""
+    prompt a new row of several KB (docs/performance.md). It is added when the reply runs."""
     from chat.models import Prompt
 
     send(api, conversation["id"], {"content": "Gastei 50 reais no mercado"})

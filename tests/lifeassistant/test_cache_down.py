@@ -1,4 +1,4 @@
-"""With the cache's Redis down, signing in and posting a message still work (issue 13, item 14)."""
+"""With the cache's Redis down, signing in and posting a message still work (docs/operations.md, PostgreSQL, Redis and the broker)."""
 
 from __future__ import annotations
 

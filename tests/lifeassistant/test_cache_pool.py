@@ -1,4 +1,4 @@
-"""The Redis cache keeps its connections across requests (issue 17)."""
+"""The Redis cache keeps its connections across requests (docs/performance.md)."""
 
 from __future__ import annotations
 

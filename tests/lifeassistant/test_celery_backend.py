@@ -1,4 +1,4 @@
-"""Queueing a reply from a request thread reuses what the process already built (issue 17)."""
+"""Queueing a reply from a request thread reuses what the process already built (docs/performance.md)."""
 
 from __future__ import annotations
 

@@ -1,5 +1,6 @@
 """A transaction the database aborted for a serialization failure or a deadlock runs once
-more; anything else, or a second conflict, reaches the caller (issue 13, item 4)."""
+more; anything else, or a second conflict, reaches the caller (docs/api.md,
+Concurrent requests)."""
 
 from __future__ import annotations
 

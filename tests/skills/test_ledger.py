@@ -55,7 +55,7 @@ def test_a_grocery_expense_is_answered_by_finance_with_eight_tools_at_temperatur
 
 
 def test_sleep_lost_over_debts_combines_counselor_finance_and_health_at_the_lowest_temperature(send: Send) -> None:
-    # Seed 004 §5.4: "sono" fires health, "pagar"/"parcelas" finance, and losing sleep
+    # docs/specification.md, skills architecture §5.4: "sono" fires health, "pagar"/"parcelas" finance, and losing sleep
     # because of them is financial stress, which the counselor's compound pattern claims.
     reply = send("Estou perdendo o sono porque não consigo pagar as parcelas")
 

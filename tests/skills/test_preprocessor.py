@@ -11,7 +11,7 @@ from skills.preprocessor import CommandInstruction, PreprocessingResult, execute
 from lifeassistant.references import FileReference
 
 
-# --- seed cases ---------------------------------------------------------------
+# --- the specification's cases (docs/specification.md, skill discovery and routing §4.1) ---
 
 
 def test_plain_text_has_no_commands_and_does_not_halt():

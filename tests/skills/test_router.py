@@ -1,4 +1,4 @@
-"""The semantic router (spec 002 §4.1): intent, ambiguity and the negative case, with litellm mocks."""
+"""The semantic router (docs/specification.md, skill discovery and routing §4.1): intent, ambiguity and the negative case, with litellm mocks."""
 
 from __future__ import annotations
 

@@ -112,7 +112,7 @@ def test_a_skill_instruction_is_not_accepted_as_a_shell_command():
         run_command(skill, policy("echo"), is_staff=True)
 
 
-# --- arguments (issue 13, item 11) --------------------------------------------------
+# --- arguments (SECURITY.md, Shell commands) -----------------------------------------
 
 
 def shipped(*allowed: str) -> ShellPolicy:

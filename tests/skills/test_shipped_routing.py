@@ -1,4 +1,5 @@
-"""The shipped skills (skills/definitions) route real messages as seed 004 §5 and §6.2 say.
+"""The shipped skills (skills/definitions) route real messages as the skills architecture's §5 and §6.2 say
+(docs/specification.md).
 
 Each rule has cases that must fire and, next to them, the false positives its guard
 keeps away. Detection is the pure pipeline (matcher, then decide): no model call.
@@ -71,7 +72,7 @@ def test_despair_over_the_bills_reaches_the_counselor_and_finance():
 @pytest.mark.parametrize(
     ("text", "expected"),
     [
-        # Seed 004 §5.4 and §6.2: losing sleep over debts is financial stress.
+        # docs/specification.md, skills architecture §5.4 and §6.2: losing sleep over debts is financial stress.
         ("estou com insônia por causa das dívidas", {"counselor", "finance", "health"}),
         ("Estou perdendo o sono porque não consigo pagar as parcelas", {"counselor", "finance", "health"}),
         ("I can't sleep because of my credit card debt", {"counselor", "finance", "health"}),

@@ -102,7 +102,7 @@ def render_detection(figures: Figures) -> list[str]:
 
 # --- fixed tokens ---------------------------------------------------------------------
 
-# The seven scenarios of the skills architecture (§7.1), in its order.
+# The seven scenarios of the skills architecture (docs/specification.md, §7.1), in its order.
 TOKEN_SCENARIOS = (
     "Oi, tudo bem?",
     "Gastei 50 no mercado",
@@ -331,12 +331,12 @@ def render_history(figures: Figures) -> list[str]:
 
 
 def pipeline_section(options: dict[str, Any]) -> Figures:
-    """The message pipeline in process: latency ratios, CPU, queries, sizes (issue 17)."""
+    """The message pipeline in process: latency ratios, CPU, queries, sizes (docs/performance.md)."""
     return measure_pipeline(runs=options["runs"], posts=options["posts"], replies=options["posts"])
 
 
 def streaming_section(options: dict[str, Any]) -> Figures:
-    """First token to first SSE event over Redis, and worker CPU streamed vs not (issue 14)."""
+    """First token to first SSE event over Redis, and worker CPU streamed vs not (docs/performance.md)."""
     return measure_streaming(replies=options["posts"])
 
 
@@ -349,9 +349,9 @@ SECTIONS: list[Section] = [
     Section("detection", "Detection time per message", detection_section, render_detection),
     Section("tokens", "Fixed tokens per scenario (§7.1)", tokens_section, render_tokens),
     Section("context", "Light context store / retrieve", context_section, render_context),
-    Section("pipeline", "Message pipeline: POST and reply cost (issue 17)", pipeline_section, render_pipeline),
-    Section("history", "Long history: fitting 2,000 messages to the window (issue 15)", history_section, render_history),
-    Section("streaming", "Streaming replies: latency over Redis and worker CPU (issue 14)", streaming_section, render_streaming),
+    Section("pipeline", "Message pipeline: POST and reply cost", pipeline_section, render_pipeline),
+    Section("history", "Long history: fitting 2,000 messages to the window", history_section, render_history),
+    Section("streaming", "Streaming replies: latency over Redis and worker CPU", streaming_section, render_streaming),
     Section("reading", "Reading hostile messages: a POST's text steps", reading_section, render_reading),
 ]
 

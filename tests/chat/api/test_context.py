@@ -1,4 +1,4 @@
-"""The light conversation context over the API (spec 001), and its use by the message service."""
+"""The light conversation context over the API (docs/specification.md, light context), and its use by the message service."""
 
 from __future__ import annotations
 

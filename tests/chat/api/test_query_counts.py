@@ -1,4 +1,4 @@
-"""Queries per request stay few and flat in the history's length (issue 17).
+"""Queries per request stay few and flat in the history's length (docs/performance.md).
 
 The counts include the SAVEPOINT / RELEASE pair the test transaction turns the
 service's ``atomic`` into; in production that pair is a BEGIN / COMMIT, and token

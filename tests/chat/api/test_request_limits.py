@@ -1,4 +1,4 @@
-"""Bad bodies get a JSON 4xx from every API endpoint, never a 500 or an HTML page (issue 13, items 1-3)."""
+"""Bad bodies get a JSON 4xx from every API endpoint, never a 500 or an HTML page (SECURITY.md, Limits)."""
 
 from __future__ import annotations
 

@@ -1,4 +1,4 @@
-"""Seed 004 §6.2 through the API: a new topic joins the skills still under inertia.
+"""The skills architecture's §6.2 (docs/specification.md) through the API: a new topic joins the skills still under inertia.
 
 A scripted model answers; its request log shows what each turn offered it (tools,
 prompt, temperature) and that routing itself never called it.
