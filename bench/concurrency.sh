@@ -83,14 +83,14 @@ case "$DATABASE_URL" in postgres*) "$PY" manage.py dbshell -- -qc ANALYZE ;; esa
 # One person per user, each with an API token (signed in beforehand, not during the burst).
 "$PY" manage.py shell --no-imports -c "
 from django.contrib.auth import get_user_model
-from rest_framework.authtoken.models import Token
+from chat.api_tokens import issue_token
 User = get_user_model()
 for n in range($MOST):
     user, created = User.objects.get_or_create(username=f'bench-person-{n}')
     if created:
         user.set_unusable_password()
         user.save()
-    print(Token.objects.get_or_create(user=user)[0].key)
+    print(issue_token(user, client='bench')[1])
 " | grep -E '^[0-9a-f]{40}$' >"$RUN/tokens.txt"
 
 if [ "$EMBEDDED" = 0 ]; then
