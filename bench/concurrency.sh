@@ -57,7 +57,9 @@ unset CELERY_BROKER_URL CACHE_URL EVENTS_REDIS_URL
 
 REDIS=""
 if [ "$EMBEDDED" = 1 ]; then
-  export DATABASE_URL="sqlite:///$RUN/embedded.sqlite3" WEB_CONCURRENCY=1
+  # The embedded defaults are a development setup: DEBUG on (with DEBUG off a process-local
+  # cache is refused at start, lifeassistant.E001).
+  export DATABASE_URL="sqlite:///$RUN/embedded.sqlite3" WEB_CONCURRENCY=1 DEBUG=true
 else
   export DATABASE_URL=${BENCH_DATABASE_URL:-postgres://postgres@127.0.0.1:5432/lifeassistant_concurrency}
   REDIS=${BENCH_REDIS_URL:-}

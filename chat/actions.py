@@ -22,7 +22,7 @@ from datetime import timedelta
 from typing import TYPE_CHECKING, Any, TypeGuard
 
 from django.conf import settings
-from django.db import transaction
+from django.db import IntegrityError, transaction
 from django.db.models import Q, QuerySet
 from django.utils import timezone
 from django.utils.functional import Promise
@@ -79,17 +79,19 @@ def propose(*, message: Message, context: ToolContext, call_id: str, name: str, 
         list(Message.objects.select_for_update(no_key=True).filter(pk=message.pk).values_list("pk", flat=True))
         action = _same_proposal(message, name, clean)
         if action is None:
-            action, _ = PendingAction.objects.get_or_create(
-                message=message,
-                tool_call_id=call_id,
-                defaults={
-                    "conversation_id": message.conversation_id,
-                    "tool": name,
-                    "arguments": clean,
-                    "summary": summary[:500],
-                    "expires_at": timezone.now() + timedelta(seconds=settings.PENDING_ACTION_TTL_SECONDS),
-                },
-            )
+            try:
+                with transaction.atomic():  # a savepoint: the lookup below still runs after a conflict
+                    action = PendingAction.objects.create(
+                        message=message,
+                        tool_call_id=call_id,
+                        conversation_id=message.conversation_id,
+                        tool=name,
+                        arguments=clean,
+                        summary=summary[:500],
+                        expires_at=timezone.now() + timedelta(seconds=settings.PENDING_ACTION_TTL_SECONDS),
+                    )
+            except IntegrityError:  # this call id already proposed something else (a run started over)
+                action = PendingAction.objects.get(message=message, tool_call_id=call_id)
     # A reused action may have been decided meanwhile; the model is told what became of it.
     return ToolOutcome(True, replayed_proposal(proposal_result(action), action), "", _ms(started))
 

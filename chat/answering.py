@@ -23,7 +23,7 @@ from .models import Conversation, Message, PendingAction, ToolCall
 from .titles import model_title, title_prompt
 from .confirmation import answer_before, confirmation_intent
 from .history import fit_history, group_turns
-from .reply_progress import ReplyProgress, clear_events, ended_reply, publish_end, publish_status
+from .reply_progress import ReplyProgress, clear_events, ended_reply, log_has_ended, publish_end, publish_status
 from . import replies
 from .tool_loop import LoopResult, ToolResult, run_tool_loop
 from lifeassistant.tools import REGISTRY, ToolContext
@@ -54,8 +54,10 @@ def answer(message: Message, *, restarted: bool = False, deadline: float | None 
     tools = [catalog[name] for name in message.tools_offered if name in catalog]
     note = llm.PipelineNote(skills=tuple(message.active_skills), reason=message.skill_reason)
     progress = new_progress(message.pk)
-    if not restarted:
-        clear_events(message.pk)  # a log left under this id (a database reset, Redis kept) is not this reply's
+    if not restarted or log_has_ended(message.pk):
+        # A log left under this id (a database reset, Redis kept), or one that ended while the
+        # row still says running, is not this run's: it would refuse the run's text.
+        clear_events(message.pk)
     # After text, "running" again means the run started over (its worker died): clients clear the text.
     publish_status(message.pk, Message.Status.RUNNING, **({"restarted": True} if restarted else {}))
 
@@ -66,7 +68,9 @@ def answer(message: Message, *, restarted: bool = False, deadline: float | None 
         ), model=settings.LLM_MODEL, messages=messages, temperature=message.temperature)
 
     def execute(iteration: int, call_id: str, name: str, arguments: str) -> ToolResult:
-        return tracing.tool_call(name, call_id, arguments, lambda: execute_tool_call(message, context, iteration=iteration, call_id=call_id, name=name, arguments=arguments))
+        return tracing.tool_call(name, call_id, arguments, lambda: execute_tool_call(
+            message, context, iteration=iteration, call_id=call_id, name=name, arguments=arguments, rerun=restarted
+        ))
 
     try:
         result = run_tool_loop(
@@ -167,14 +171,14 @@ def name_conversation(message: Message, reply: str) -> None:
 
 
 def execute_tool_call(
-    message: Message, context: ToolContext, *, iteration: int, call_id: str, name: str, arguments: str
+    message: Message, context: ToolContext, *, iteration: int, call_id: str, name: str, arguments: str, rerun: bool = True
 ) -> ToolResult:
-    """Run one tool call once: a redelivered task gets the stored result back.
+    """Run one tool call once: a run started over (``rerun``) gets a stored result back.
 
     A writing tool does not run: it becomes a pending action the user must confirm,
     and the model is told so (``chat.actions``).
     """
-    existing = ToolCall.objects.filter(message=message, call_id=call_id).first()
+    existing = ToolCall.objects.filter(message=message, call_id=call_id).first() if rerun else None
     if existing is not None:
         return ToolResult(_stored_content(existing), _status_of(existing))
     registered = REGISTRY.get(name)

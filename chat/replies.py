@@ -133,21 +133,33 @@ def runners_alive(runners: set[str]) -> set[str] | None:
 
 
 def claim(message_id: int, *, redelivered: bool = False) -> Message | None:
-    """Move a pending reply to running for this process; None when another run has it, or
-    the reply is gone (its conversation was deleted).
+    """``claim_run`` without saying whether the run starts over."""
+    claimed = claim_run(message_id, redelivered=redelivered)
+    return None if claimed is None else claimed[0]
+
+
+def claim_run(message_id: int, *, redelivered: bool = False) -> tuple[Message, bool] | None:
+    """Move a pending reply to running for this process, and say whether the run starts
+    over; None when another run has it, or the reply is gone (its conversation was deleted).
 
     A running reply can be claimed again when its task was redelivered because its worker
-    process died (prefork's reject-on-worker-lost), or when it is overdue. The new run
-    starts the text over and reuses the stored tool results.
+    process died (prefork's reject-on-worker-lost), or when it is overdue: that run starts
+    the text over and reuses the stored tool results.
     """
-    taken_over = Q(status=Message.Status.RUNNING) if redelivered else _overdue()
-    claimed = Message.objects.filter(
-        Q(status=Message.Status.PENDING) | taken_over, pk=message_id, role=Message.Role.ASSISTANT
-    ).update(status=Message.Status.RUNNING, started_at=timezone.now(), content="", runner=runner_id())
-    if not claimed:
+    fields = {"status": Message.Status.RUNNING, "started_at": timezone.now(), "content": "", "runner": runner_id()}
+    replies = Message.objects.filter(pk=message_id, role=Message.Role.ASSISTANT)
+    if replies.filter(status=Message.Status.PENDING).update(**fields):
+        over = False
+    elif replies.filter(Q(status=Message.Status.RUNNING) if redelivered else _overdue()).update(**fields):
+        over = True
+    else:
         return None
+    # The owner's profile with it: the tools run in the user's time zone and currency.
     # None too when the conversation was deleted in the moment since the claim.
-    return Message.objects.select_related("conversation__owner", "reply_to", "prompt").filter(pk=message_id).first()
+    message = (
+        Message.objects.select_related("conversation__owner__profile", "reply_to", "prompt").filter(pk=message_id).first()
+    )
+    return None if message is None else (message, over)
 
 
 def finish(message: Message, *, content: str, model: str, prompt_tokens: int, completion_tokens: int,

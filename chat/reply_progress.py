@@ -66,6 +66,7 @@ class ReplyProgress:
         self.still_running = still_running
         self.clock = clock
         self.content = ""  # what readers were sent: the text the stop answers with
+        self._saved = ""  # the text the row holds (the claim emptied it)
         self._pending: list[str] = []
         self._flushed_at = clock()
         self._saved_at = clock()
@@ -94,9 +95,20 @@ class ReplyProgress:
     def checkpoint(self) -> bool:
         """Before a tool call: publish and save the text so far; whether to stop."""
         self.flush()
-        if not self._stopped:
+        if self._stopped:
+            return True
+        if self.content == self._saved and not self._log_broken:
+            self._stopped = self._log_says_stopped()  # nothing to save: the log alone tells
+        else:
             self._save()
         return self._stopped
+
+    def _log_says_stopped(self) -> bool:
+        try:
+            return self.log.stopped(self.message_id)
+        except EventLogUnavailable:
+            self._log_broken = True
+            return not self.still_running()
 
     # -- batching ------------------------------------------------------------------
 
@@ -122,6 +134,7 @@ class ReplyProgress:
 
     def _save(self) -> None:
         self._saved_at = self._checked_at = self.clock()
+        self._saved = self.content
         if not self.save(self.content):
             self._stopped = True
 
@@ -146,6 +159,14 @@ def clear_events(message_id: int) -> None:
         event_log().clear(message_id)
     except EventLogUnavailable:
         logger.warning("event log unavailable; the old events of reply %s stay until they expire", message_id)
+
+
+def log_has_ended(message_id: int) -> bool:
+    """Whether the reply's log was stopped or ended (False when it cannot tell)."""
+    try:
+        return event_log().stopped(message_id)
+    except EventLogUnavailable:
+        return False
 
 
 def stop_events(message_id: int) -> str | None:

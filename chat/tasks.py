@@ -51,20 +51,21 @@ def generate_reply(self: Any, message_id: int, restarted: bool = False) -> None:
 
 def run_reply(message_id: int, *, redelivered: bool = False, restarted: bool = False) -> None:
     release_connections()
-    message = replies.claim(message_id, redelivered=redelivered)
-    if message is None:
+    claimed = replies.claim_run(message_id, redelivered=redelivered)
+    if claimed is None:
         # A reply stopped while its worker was gone still owes its log a final event.
         if publish_final(message_id) or Message.objects.filter(pk=message_id).exists():
             logger.info("message %s already claimed; skipping duplicate delivery", message_id)
         else:
             logger.info("message %s no longer exists (its conversation was deleted); nothing to answer", message_id)
         return
+    message, over = claimed
     deadline = time.monotonic() + settings.REPLY_TIME_LIMIT_SECONDS
     ids = logs.bound(message_id=message.pk, conversation_id=message.conversation_id, user_id=message.conversation.owner_id)
     # Fixed texts of the reply (action summaries, notices) follow the user's message.
     with ids, translation.override(django_language(message.language)), metrics.reply_in_flight():
         try:
-            answer(message, restarted=redelivered or restarted, deadline=deadline)
+            answer(message, restarted=over or restarted, deadline=deadline)
         except LLMError as exc:
             replies.fail(message, Failure(exc.code), str(exc))
         except SoftTimeLimitExceeded:

@@ -32,6 +32,7 @@ from django.conf import settings
 FINAL_TYPES = frozenset({"done", "failed", "cancelled", "deleted"})
 # The user stopped the reply: only its final event may follow (``EventLog.stop``).
 STOPPING = "stopping"
+ENDED_TYPES = FINAL_TYPES | {STOPPING}
 # ASCII digits only (\d also takes "١٢٣" and "１"), each part a 64-bit unsigned integer as
 # Redis Stream ids are: anything else is refused here, not by Redis as if it were down.
 EVENT_ID = re.compile(r"[0-9]{1,20}-[0-9]{1,20}")
@@ -111,6 +112,10 @@ class EventLog(ABC):
     def text(self, reply_id: int) -> str:
         """The reply's text so far: its deltas since its current run started."""
         return text_of(self.read(reply_id))
+
+    @abstractmethod
+    def stopped(self, reply_id: int) -> bool:
+        """Whether the log was stopped or has ended: no more text will be accepted."""
 
     @abstractmethod
     def find(self, reply_id: int, event_id: str) -> Event | None:
@@ -213,6 +218,13 @@ class RedisEventLog(EventLog):
             return bool(self._client.exists(self.key(reply_id)))
         except redis.RedisError as exc:
             raise EventLogUnavailable(str(exc)) from exc
+
+    def stopped(self, reply_id: int) -> bool:
+        try:
+            last: Any = self._client.xrevrange(self.key(reply_id), count=1)
+        except redis.RedisError as exc:
+            raise EventLogUnavailable(str(exc)) from exc
+        return bool(last) and _event(*last[0]).type in ENDED_TYPES
 
     def clear(self, reply_id: int) -> None:
         try:
@@ -455,6 +467,11 @@ class MemoryEventLog(EventLog):
         with self._lock:
             self._expire()
             return reply_id in self._logs
+
+    def stopped(self, reply_id: int) -> bool:
+        with self._lock:
+            log = self._logs.get(reply_id)
+            return log is not None and bool(log.events) and log.events[-1].type in ENDED_TYPES
 
     def clear(self, reply_id: int) -> None:
         with self._lock:

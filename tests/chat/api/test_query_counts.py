@@ -173,3 +173,25 @@ def test_the_message_list_and_a_message_cost_a_fixed_number_of_queries(
     assert len(page["results"]) == min(50, history + 2)
     with django_assert_max_num_queries(DETAIL_MAX):
         assert api.get(f"/api/v1/messages/{page['results'][0]['id']}/").status_code == 200
+
+
+# A reply with one tool round that proposes a write: the claim (2), history (2), the tool
+# call's lookup and insert, the proposal's insert, a checkpoint before the tool call, done,
+# then the ended reply (the message, its tool calls, its actions) for the light context.
+TOOL_REPLY_MAX = 14 + 4  # and the two SAVEPOINT / RELEASE pairs of the test transaction (BEGIN / COMMIT in production)
+
+
+@pytest.mark.parametrize("history", [10, 1000])
+def test_a_reply_with_a_tool_round_and_a_proposal_costs_a_few_queries_whatever_the_history(
+    api, conversation, django_assert_max_num_queries, history, scripted_llm
+):
+    _history(api, conversation, history)
+    scripted_llm.reply_tool_call("create_expense", {"amount": 50, "description": "mercado"})
+    scripted_llm.reply_text("Registro R$ 50,00 no mercado?")
+    reply_id = api.post(
+        f"/api/v1/conversations/{conversation['id']}/messages/", {"content": "Gastei 50 reais no mercado"}, format="json"
+    ).json()["assistant_message"]["id"]
+    with django_assert_max_num_queries(TOOL_REPLY_MAX):
+        generate_reply(reply_id)
+    reply = Message.objects.get(pk=reply_id)
+    assert reply.status == "done" and reply.pending_actions.get().tool == "create_expense"
