@@ -23,7 +23,7 @@ from .models import Conversation, Message, PendingAction, ToolCall
 from .titles import model_title, title_prompt
 from .confirmation import answer_before, confirmation_intent
 from .history import fit_history, group_turns
-from .reply_progress import ReplyProgress, clear_events, ended_reply, log_has_ended, publish_end, publish_status
+from .reply_progress import ReplyProgress, batch_interval, clear_events, ended_reply, log_has_ended, publish_end, publish_status
 from . import replies
 from .tool_loop import LoopResult, ToolResult, run_tool_loop
 from lifeassistant.tools import REGISTRY, ToolContext
@@ -111,10 +111,12 @@ def new_progress(
     message_id: int, *, kind: type[ReplyProgress] = ReplyProgress, batch_seconds: float | None = None
 ) -> ReplyProgress:
     """The reply's progress: its event log, and checkpoints that keep no connection."""
+    if batch_seconds is None:
+        batch_seconds = batch_interval(settings.EVENTS_BATCH_SECONDS, replies.in_flight_here())
     return kind(
         message_id,
         event_log(),
-        batch_seconds=settings.EVENTS_BATCH_SECONDS if batch_seconds is None else batch_seconds,
+        batch_seconds=batch_seconds,
         checkpoint_seconds=settings.REPLY_CHECKPOINT_SECONDS,
         save=lambda text: released(replies.save_text, message_id, text),
         still_running=lambda: released(replies.is_running, message_id),

@@ -31,7 +31,8 @@ import os
 import socket
 import threading
 import time
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
+from contextlib import contextmanager
 from datetime import datetime, timedelta
 from decimal import Decimal
 from typing import Any
@@ -127,6 +128,30 @@ def runners_alive(runners: set[str]) -> set[str] | None:
         logger.warning("reply runner heartbeats unreadable; no reply is taken over", exc_info=True)
         return None
     return {runner for runner in runners if _heartbeat_key(runner) in found}
+
+
+# --------------------------------------------------------------------------- this process's load
+
+_in_flight = 0
+_in_flight_lock = threading.Lock()
+
+
+def in_flight_here() -> int:
+    """Replies running in this process now."""
+    return _in_flight
+
+
+@contextmanager
+def running_here() -> Iterator[None]:
+    """Count a reply as running in this process for the block (``in_flight_here``)."""
+    global _in_flight
+    with _in_flight_lock:
+        _in_flight += 1
+    try:
+        yield
+    finally:
+        with _in_flight_lock:
+            _in_flight -= 1
 
 
 # --------------------------------------------------------------------------- transitions

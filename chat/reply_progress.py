@@ -38,6 +38,18 @@ logger = logging.getLogger(__name__)
 
 # With the log lost, the worker asks the database whether the reply was stopped this often.
 STOP_CHECK_SECONDS = 1.0
+# Under load the batches grow: past this many replies in flight in the process, each one
+# more stretches the interval, so the appends (and the events every reader relays) a
+# second stay about constant; never past MAX_BATCH_SECONDS, still a smooth stream.
+REPLIES_PER_BASE_BATCH = 50
+MAX_BATCH_SECONDS = 0.5
+
+
+def batch_interval(base: float, in_flight: int) -> float:
+    """Seconds between two published batches of a reply, ``in_flight`` replies running here."""
+    if base >= MAX_BATCH_SECONDS:
+        return base  # configured that slow: left as it is
+    return min(MAX_BATCH_SECONDS, max(base, base * in_flight / REPLIES_PER_BASE_BATCH))
 
 
 class ReplyProgress:

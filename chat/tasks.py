@@ -63,7 +63,7 @@ def run_reply(message_id: int, *, redelivered: bool = False, restarted: bool = F
     deadline = time.monotonic() + settings.REPLY_TIME_LIMIT_SECONDS
     ids = logs.bound(message_id=message.pk, conversation_id=message.conversation_id, user_id=message.conversation.owner_id)
     # Fixed texts of the reply (action summaries, notices) follow the user's message.
-    with ids, translation.override(django_language(message.language)), metrics.reply_in_flight():
+    with ids, translation.override(django_language(message.language)), metrics.reply_in_flight(), replies.running_here():
         try:
             answer(message, restarted=over or restarted, deadline=deadline)
         except LLMError as exc:

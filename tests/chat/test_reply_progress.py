@@ -98,3 +98,13 @@ def test_a_long_streamed_reply_writes_its_row_a_few_times_whatever_its_length(
     writes = [q["sql"] for q in queries if re.match(r'UPDATE "chat_message"', q["sql"])]
     assert api.get(f"/api/v1/messages/{reply['id']}/").json()["content"].endswith("palavra299")
     assert len(writes) <= 6, writes
+
+
+def test_batches_stretch_with_the_replies_in_flight_up_to_half_a_second() -> None:
+    from chat.reply_progress import batch_interval
+
+    assert batch_interval(0.075, 1) == 0.075
+    assert batch_interval(0.075, 50) == 0.075
+    assert batch_interval(0.075, 100) == pytest.approx(0.15)
+    assert batch_interval(0.075, 1000) == 0.5
+    assert batch_interval(2.0, 1000) == 2.0  # a deployment's own slower setting stays
