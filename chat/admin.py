@@ -10,6 +10,9 @@ from lifeassistant.admin_pages import model_page
 from skills.forms import UsagePeriodForm
 from skills.usage import REASON_HELP, LedgerRow, UsageSummary, period_bounds, summarize
 
+from documents.admin import ChatDocumentAdmin
+from documents.models import ChatDocument
+
 from .answering import model_system_prompt
 from .models import (
     SERVICE_FIELDS,
@@ -36,6 +39,47 @@ def log_content_access(request: HttpRequest, owner_id: int, what: str) -> None:
     ContentAccess.objects.create(
         staff_id=request.user.pk, staff_username=request.user.get_username(), owner_id=owner_id, what=what
     )
+
+
+class ContentGated(admin.ModelAdmin):
+    """An admin of rows that hold what users wrote or were answered (tool arguments and
+    results, proposals, documents, prompts): the ``content_fields`` are shown, listed and
+    searched only with ``READ_CONTENT``, and each change page that shows them is logged
+    against ``owner_id_of`` (None: a row nobody's messages use any more, not logged)."""
+
+    content_fields: frozenset[str] = frozenset()
+
+    def _gated(self, request: HttpRequest, names: Any) -> Any:
+        return names if reads_content(request) else [name for name in names if name not in self.content_fields]
+
+    def get_fields(self, request: HttpRequest, obj: Any = None) -> Any:
+        return self._gated(request, super().get_fields(request, obj))
+
+    def get_readonly_fields(self, request: HttpRequest, obj: Any = None) -> Any:
+        return self._gated(request, super().get_readonly_fields(request, obj))
+
+    def get_list_display(self, request: HttpRequest) -> Any:
+        return self._gated(request, super().get_list_display(request))
+
+    def get_search_fields(self, request: HttpRequest) -> Any:
+        # A search by text would tell who wrote what without showing it.
+        return super().get_search_fields(request) if reads_content(request) else [
+            name for name in super().get_search_fields(request) if name.split("__")[0] not in self.content_fields
+        ]
+
+    def owner_id_of(self, obj: Any) -> int | None:
+        raise NotImplementedError
+
+    def change_view(
+        self, request: HttpRequest, object_id: str, form_url: str = "", extra_context: dict[str, Any] | None = None
+    ) -> HttpResponse:
+        response = super().change_view(request, object_id, form_url, extra_context)
+        shown = getattr(response, "context_data", {}).get("original")
+        if reads_content(request) and response.status_code == 200 and shown is not None:
+            owner_id = self.owner_id_of(shown)
+            if owner_id is not None:
+                log_content_access(request, owner_id, f"{self.model._meta.model_name} {shown.pk}")
+        return response
 
 
 class MessageInline(admin.TabularInline):
@@ -169,8 +213,9 @@ def skill_usage_between(start: Any, end: Any, *, limit: int = MAX_USAGE_MESSAGES
 
 
 @admin.register(ToolCall)
-class ToolCallAdmin(admin.ModelAdmin):
+class ToolCallAdmin(ContentGated):
     list_display = ["id", "tool", "ok", "duration_ms", "message", "created_at"]
+    content_fields = frozenset({"arguments", "result", "error"})
     list_filter = ["tool", "ok"]
     raw_id_fields = ["message"]
     change_list_template = "admin/chat/toolcall/change_list.html"
@@ -196,15 +241,22 @@ class ToolCallAdmin(admin.ModelAdmin):
         }
         return TemplateResponse(request, "admin/chat/toolcall/stats.html", context)
 
+    def owner_id_of(self, obj: ToolCall) -> int | None:
+        return obj.message.conversation.owner_id
+
 
 @admin.register(PendingAction)
-class PendingActionAdmin(admin.ModelAdmin):
+class PendingActionAdmin(ContentGated):
     list_display = ["id", "tool", "summary", "status", "conversation", "created_at", "expires_at", "executed_at"]
     list_filter = ["status", "tool", "created_at"]
     search_fields = ["summary", "conversation__owner__username"]
     raw_id_fields = ["conversation", "message"]
     list_select_related = ["conversation"]
     readonly_fields = ["result", "error", "decided_at", "executed_at", "created_at"]
+    content_fields = frozenset({"arguments", "summary", "result", "error"})
+
+    def owner_id_of(self, obj: PendingAction) -> int | None:
+        return obj.conversation.owner_id
 
 
 @admin.register(IdempotencyRecord)
@@ -214,8 +266,19 @@ class IdempotencyRecordAdmin(admin.ModelAdmin):
 
 
 @admin.register(Prompt)
-class PromptAdmin(admin.ModelAdmin):
-    """System prompts, each stored once and referenced by the replies that used it."""
+class PromptAdmin(ContentGated):
+    """System prompts, each stored once and referenced by the replies that used it (they
+    carry "About the user": shown only with READ_CONTENT)."""
+
+    content_fields = frozenset({"text"})
+
+    def owner_id_of(self, obj: Prompt) -> int | None:
+        # Shared by the replies that used it (each user's "About the user" makes it theirs):
+        # logged against the owner of the first reply that used it.
+        owner_id: int | None = (
+            Message.objects.filter(prompt=obj).order_by("id").values_list("conversation__owner_id", flat=True).first()
+        )
+        return owner_id
 
     list_display = ["sha256", "length"]
     search_fields = ["sha256", "text"]
@@ -260,3 +323,17 @@ class ContentAccessAdmin(admin.ModelAdmin):
 
     def has_delete_permission(self, request: HttpRequest, obj: ContentAccess | None = None) -> bool:
         return False
+
+
+class ChatDocumentContentAdmin(ContentGated, ChatDocumentAdmin):
+    """Documents hold what users pasted or sent: gated like messages (registered here, above
+    the documents app, which knows nothing of this permission)."""
+
+    content_fields = frozenset({"content", "summary", "title", "original", "transactions"})
+
+    def owner_id_of(self, obj: ChatDocument) -> int | None:
+        return obj.owner_id
+
+
+admin.site.unregister(ChatDocument)
+admin.site.register(ChatDocument, ChatDocumentContentAdmin)

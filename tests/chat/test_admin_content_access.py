@@ -76,3 +76,57 @@ def test_only_superusers_see_the_log_and_nobody_edits_it(
     page = admin_client.get(f"/admin/chat/contentaccess/{entry.pk}/change/")
     assert page.status_code == 200 and b'name="_save"' not in page.content
     assert ContentAccess.objects.count() == 1
+
+
+@pytest.fixture
+def traces(user: Any, message: Message) -> dict[str, Any]:
+    """A reply's tool call, its proposal, a pasted document and a stored prompt, each holding the secret."""
+    from chat.models import PendingAction, Prompt, ToolCall
+    from documents.models import ChatDocument
+
+    reply = Message.objects.create(conversation=message.conversation, role="assistant", reply_to=message, content="ok")
+    prompt = Prompt.objects.create(sha256="a" * 64, text=f"About the user: {SECRET}")
+    Message.objects.filter(pk=reply.pk).update(prompt=prompt)
+    call = ToolCall.objects.create(message=reply, call_id="c1", iteration=1, tool="create_debt", arguments={"note": SECRET}, ok=True)
+    action = PendingAction.objects.create(
+        conversation=message.conversation, message=reply, tool_call_id="c1", tool="create_debt",
+        arguments={"note": SECRET}, summary=SECRET[:40], expires_at="2099-01-01T00:00:00Z",
+    )
+    document = ChatDocument.objects.create(
+        owner=user, conversation=message.conversation, message=message, file_name="divida.txt", content=SECRET
+    )
+    return {
+        "toolcall": f"/admin/chat/toolcall/{call.pk}/change/",
+        "pendingaction": f"/admin/chat/pendingaction/{action.pk}/change/",
+        "chatdocument": f"/admin/documents/chatdocument/{document.pk}/change/",
+        "prompt": f"/admin/chat/prompt/{prompt.pk}/change/",
+    }
+
+
+VIEW_ALL = ("view_toolcall", "view_pendingaction", "view_chatdocument", "view_prompt")
+
+
+def test_tool_calls_proposals_documents_and_prompts_hide_their_text_without_the_permission(
+    django_user_model: Any, traces: dict[str, str]
+) -> None:
+    client = staff_with(django_user_model, *VIEW_ALL)
+
+    for url in traces.values():
+        page = client.get(url)
+        assert page.status_code == 200, url
+        assert SECRET[:20] not in page.content.decode(), url
+    listing = client.get("/admin/chat/pendingaction/")
+    assert SECRET[:20] not in listing.content.decode()  # the summary column goes too
+    assert not ContentAccess.objects.exists()
+
+
+def test_with_the_permission_each_of_them_shows_its_text_and_is_logged(
+    django_user_model: Any, traces: dict[str, str], user: Any
+) -> None:
+    client = staff_with(django_user_model, *VIEW_ALL, "read_message_content")
+
+    for url in traces.values():
+        assert SECRET[:20] in client.get(url).content.decode(), url
+
+    assert sorted(what.split()[0] for what in ContentAccess.objects.values_list("what", flat=True)) == sorted(traces)
+    assert set(ContentAccess.objects.values_list("owner_id", flat=True)) == {user.pk}
