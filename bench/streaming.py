@@ -33,7 +33,8 @@ from django.utils import timezone
 
 from lifeassistant import llm
 
-from chat.answering import answer, build_llm_messages, new_progress
+from chat.answering import answer, build_llm_messages
+from chat.reply_progress import ReplyProgress
 from chat.replies import claim
 from lifeassistant.event_log import RedisEventLog
 from chat.light_context_store import remember_round
@@ -97,7 +98,11 @@ def _latencies(log: RedisEventLog, replies: int) -> list[float]:
 
             thread = threading.Thread(target=reader)
             thread.start()
-            progress = new_progress(reply.pk, batch_seconds=0.075)
+            # On the Redis log the reader follows (the settings' log may be the in-process one).
+            progress = ReplyProgress(
+                reply.pk, log, batch_seconds=0.075, checkpoint_seconds=5.0,
+                save=lambda text: True, still_running=lambda: True,
+            )
             time.sleep(FIRST_TOKEN_AFTER)  # the client waits on the stream meanwhile
             first_token = time.perf_counter()
             for word in ["Olá, ", "Ana! ", "Você ", "gastou ", "R$ 50 "]:
