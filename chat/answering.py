@@ -25,7 +25,7 @@ from .confirmation import answer_before, confirmation_intent
 from .history import fit_history, group_turns
 from .reply_progress import ReplyProgress, batch_interval, clear_events, ended_reply, log_has_ended, publish_end, publish_status
 from . import replies
-from .tool_loop import LoopResult, ToolResult, run_tool_loop
+from .tool_loop import ToolResult, run_tool_loop
 from lifeassistant.tools import REGISTRY, ToolContext
 from lifeassistant.tools.registry import ToolOutcome, parse_arguments
 from lifeassistant.observability import metrics, tracing

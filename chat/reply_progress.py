@@ -29,7 +29,6 @@ from django.conf import settings
 from documents.models import ChatDocument
 from lifeassistant.event_log import EventLog, EventLogUnavailable, event_log
 from lifeassistant.observability.metrics import FirstToken
-from lifeassistant.observability.metrics import FirstToken
 
 from .models import FINAL_STATUSES, Message, PendingAction
 from .tool_labels import tool_label
