@@ -64,7 +64,8 @@ def answer(message: Message, *, restarted: bool = False, deadline: float | None 
     def complete(messages: list[dict[str, Any]], tools_enabled: bool) -> llm.CompletionStream:
         release_connection()  # the model takes seconds: nothing of the database waits with it
         return tracing.model_round(lambda: llm.stream_completion(
-            messages, tools=tools if tools_enabled else None, temperature=message.temperature, note=note, deadline=deadline
+            messages, tools=tools if tools_enabled else None, temperature=message.temperature, note=note, deadline=deadline,
+            gather_seconds=progress.batch_seconds,  # the text waits for its batch anyway
         ), model=settings.LLM_MODEL, messages=messages, temperature=message.temperature)
 
     def execute(iteration: int, call_id: str, name: str, arguments: str) -> ToolResult:
@@ -98,13 +99,15 @@ def answer(message: Message, *, restarted: bool = False, deadline: float | None 
         stopped=stopped,
     )
     if finished:
-        # Before the final event: the title call can take seconds, in which a polling
-        # client may already accept the reply's proposals.
-        name_conversation(message, result.content)
+        # Before the final event: a follow-up sent the moment the reply ends finds the round.
         ended = ended_reply(message.pk)
         if ended is not None:
             remember_round(ended)
     publish_end(message.pk, Message.Status.DONE if finished else Message.Status.CANCELLED)
+    if finished:
+        # After it: the title is a second model call (up to TITLE_TIMEOUT_SECONDS) that the
+        # person waiting for the reply's end has no reason to wait for.
+        name_conversation(message, result.content)
 
 
 def new_progress(

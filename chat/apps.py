@@ -13,6 +13,10 @@ class ChatConfig(AppConfig):
         from .api_tokens import revoke_on_password_change
         from .models import COMMITTED_PROMPTS
         from .search import register_fold
+        from .tasks import load_broker_transport
+        from lifeassistant import warmup
+
+        warmup.register(load_broker_transport)
 
         # A module-level function: signals hold receivers weakly.
         connection_created.connect(register_fold, dispatch_uid="chat.search.register_fold")

@@ -102,6 +102,14 @@ def start_the_watchdog(**_: Any) -> None:
     replies.ensure_watchdog(requeue)
 
 
+def load_broker_transport() -> None:
+    """Import the broker's transport, without connecting: a process's warm-up step."""
+    if generate_reply.app.conf.task_always_eager:
+        return
+    with generate_reply.app.connection_for_write() as broker:
+        broker.transport  # noqa: B018 - the property imports and builds the transport
+
+
 _embedded_pool: ThreadPoolExecutor | None = None
 _embedded_pool_lock = threading.Lock()
 

@@ -88,6 +88,11 @@ def _prose_sample(text: str) -> str:
     return " ".join(prose.split())[:SAMPLE_CHARS]
 
 
+def load_model() -> None:
+    """Load the language model now (one detection): a process's warm-up step."""
+    detect_language("Uma frase em português, só para carregar o modelo de idiomas.")
+
+
 @functools.cache
 def _detector() -> Any:
     """The detector, created on first use so importing this module stays cheap."""

@@ -15,6 +15,11 @@ class LifeAssistantConfig(AppConfig):
         checks.register(shared_cache_with_a_broker, checks.Tags.caches)
         checks.register(shared_cache_in_production, checks.Tags.caches)
 
+        from . import warmup
+        from .llm import max_input_tokens
+
+        warmup.register(max_input_tokens)  # every message is measured against the model's window
+
         from .observability import tracing
 
         # Before Django builds its middleware chain (the request span is a middleware).

@@ -12,8 +12,11 @@ os.environ.setdefault("DJANGO_SETTINGS_MODULE", "lifeassistant.settings")
 application = get_asgi_application()
 
 from .observability import tracing  # noqa: E402  (after the apps loaded)
+from .warmup import warm_up  # noqa: E402
 
 tracing.start_sdk_unless_forking()
+# Before serving (and under gunicorn's --preload, before forking: the workers share it).
+warm_up()
 
 if settings.CELERY_TASK_ALWAYS_EAGER and settings.EMBEDDED_REPLY_THREADS:
     # No broker: this process answers the replies itself, in threads, so it needs litellm.

@@ -173,6 +173,7 @@ def stream_completion(
     temperature: float | None = None,
     note: PipelineNote | None = None,
     deadline: float | None = None,
+    gather_seconds: float = 0.0,
 ) -> CompletionStream:
     """``completion`` as a stream (usage included); opening it is retried like a call.
 
@@ -180,6 +181,8 @@ def stream_completion(
     starts or waits past it, and a stream still running then is closed and fails with
     ``LLMError(code=FailureCode.TIMEOUT)``; the text read so far stays in ``result()``. ``note`` is
     metadata for litellm's logging callbacks, which the lean reader does not run.
+    ``gather_seconds``: the lean reader reads the socket at most this often once text
+    arrived (a caller that publishes in batches of that interval loses nothing by it).
     """
     until = math.inf if deadline is None else deadline
     endpoint = _lean_endpoint()
@@ -188,7 +191,8 @@ def stream_completion(
 
         return _open_with_retries(
             lambda seconds: openai_stream.open_stream(
-                endpoint, messages, tools=tools, temperature=temperature, timeout=seconds, deadline=until
+                endpoint, messages, tools=tools, temperature=temperature, timeout=seconds, deadline=until,
+                gather_seconds=gather_seconds,
             ),
             deadline=until,
         )

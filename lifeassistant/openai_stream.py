@@ -28,6 +28,7 @@ import httpx
 import orjson
 from httpx_sse import EventSource
 
+from .gathered_reads import GatheringTransport, set_gather_seconds
 from .completions import Completion, LLMError, OpenFailed, ToolCallRequest
 from .failures import FailureCode
 from .tokens import count_tokens, estimate_text_tokens
@@ -142,7 +143,7 @@ def shared_client() -> httpx.Client:
                     max_keepalive_connections=MAX_IDLE_CONNECTIONS,
                     keepalive_expiry=IDLE_SECONDS,
                 )
-                _client, _client_pid = httpx.Client(limits=limits), os.getpid()
+                _client, _client_pid = httpx.Client(transport=GatheringTransport(limits)), os.getpid()
     return _client
 
 
@@ -155,11 +156,14 @@ def open_stream(
     timeout: float,
     deadline: float = math.inf,
     max_tokens: int | None = None,
+    gather_seconds: float = 0.0,
 ) -> LeanStream:
     """Send the request and read the response's status; the body is read as it is iterated.
 
     Raises ``OpenFailed`` when the provider cannot be reached or answers with an error.
     ``timeout`` bounds the connection and each read (a model silent that long is cut).
+    ``gather_seconds``: once the first text arrived, the socket is read at most this often
+    (``lifeassistant.gathered_reads``), for a caller that publishes the text in batches.
     """
     body: dict[str, Any] = {
         "model": endpoint.model,
@@ -193,7 +197,7 @@ def open_stream(
             transient=status in TRANSIENT_STATUSES or status >= 500,
             detail=detail,
         )
-    return LeanStream(response, endpoint, messages, deadline)
+    return LeanStream(response, endpoint, messages, deadline, gather_seconds)
 
 
 def _error_body(response: httpx.Response) -> str:
@@ -212,8 +216,10 @@ class _Broken(Exception):
 class LeanStream:
     """An open OpenAI-compatible stream: iterate it for the text, then ``result()``."""
 
-    def __init__(self, response: httpx.Response, endpoint: Endpoint, messages: list[dict[str, Any]], deadline: float) -> None:
+    def __init__(self, response: httpx.Response, endpoint: Endpoint, messages: list[dict[str, Any]], deadline: float,
+                 gather_seconds: float = 0.0) -> None:
         self._response = response
+        self._gather_seconds = gather_seconds
         self._endpoint = endpoint
         self._messages = messages
         self._deadline = deadline
@@ -226,6 +232,7 @@ class LeanStream:
     def __iter__(self) -> Iterator[str]:
         texts, deadline, clock, loads = self._texts, self._deadline, time.monotonic, orjson.loads
         ended = False
+        gathering_since: float | None = None  # this thread's interval before the first text
         try:
             events = EventSource(self._response).iter_sse()
             for event in events:
@@ -252,6 +259,8 @@ class LeanStream:
                     text = delta.get("content")
                     if text:
                         texts.append(text)
+                        if gathering_since is None and self._gather_seconds > 0:
+                            gathering_since = set_gather_seconds(self._gather_seconds)  # the first text came at once
                         yield text
                     if delta.get("tool_calls"):
                         self._add_tool_calls(delta["tool_calls"])
@@ -268,6 +277,9 @@ class LeanStream:
         except (ValueError, TypeError, AttributeError, KeyError) as exc:  # orjson's error is a ValueError
             self.close()
             raise _interrupted(f"a malformed chunk, {type(exc).__name__}") from exc
+        finally:
+            if gathering_since is not None:
+                set_gather_seconds(gathering_since)
         if not ended and self._finish_reason is None:
             # A stream cut where the connection's close ends the body reads as a normal end.
             self.close()

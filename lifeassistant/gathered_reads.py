@@ -1,0 +1,115 @@
+"""Model streams read in gathers, not a wake-up per chunk.
+
+A model sends a chunk every ~20 ms, and a reply publishes its text in batches
+(``EVENTS_BATCH_SECONDS``, longer under load): reading each chunk as it lands wakes the
+reply's thread, takes the GIL and parses one chunk, 50 times a second per reply, for
+text that waits for the next batch anyway. With hundreds of replies in one process
+those wake-ups are most of its CPU. A stream read through this transport waits, after a
+read, until the reader's gather interval has passed before it reads the socket again:
+what arrived meanwhile sits in the kernel's buffer and comes back in one read.
+
+The interval is the calling thread's (``set_gather_seconds``), set by the reader once the answer's
+first text arrived, so the first chunk is read the moment it lands; 0 (the default) reads
+as plain httpx does. The transport is httpcore's connection pool, as httpx's own, with a
+network backend that wraps each connection's stream.
+"""
+
+from __future__ import annotations
+
+import threading
+import time
+from collections.abc import Iterable
+from typing import Any
+
+import httpcore
+import httpx
+
+_reader = threading.local()
+# Module-level so a test can put a fake clock in.
+_clock = time.monotonic
+_sleep = time.sleep
+
+
+def gather_seconds() -> float:
+    """The calling thread's gather interval (0: every read at once)."""
+    return getattr(_reader, "seconds", 0.0)
+
+
+def set_gather_seconds(seconds: float) -> float:
+    """Set this thread's interval for the reads that follow; the previous one, to restore."""
+    previous = gather_seconds()
+    _reader.seconds = seconds
+    return previous
+
+
+class GatheringStream(httpcore.NetworkStream):
+    """A connection whose reads wait for the gather interval after the previous read.
+
+    Writing (a new request on a kept connection) resets the wait: a response's first
+    bytes are read at once.
+    """
+
+    def __init__(self, stream: httpcore.NetworkStream) -> None:
+        self._stream = stream
+        self._next_read = 0.0
+
+    def read(self, max_bytes: int, timeout: float | None = None) -> bytes:
+        seconds = gather_seconds()
+        if seconds > 0:
+            wait = self._next_read - _clock()
+            if wait > 0:
+                _sleep(wait)
+        data = self._stream.read(max_bytes, timeout)
+        self._next_read = _clock() + seconds if seconds > 0 else 0.0
+        return data
+
+    def write(self, buffer: bytes, timeout: float | None = None) -> None:
+        self._next_read = 0.0
+        self._stream.write(buffer, timeout)
+
+    def close(self) -> None:
+        self._stream.close()
+
+    def start_tls(self, ssl_context: Any, server_hostname: str | None = None, timeout: float | None = None) -> GatheringStream:
+        return GatheringStream(self._stream.start_tls(ssl_context, server_hostname, timeout))
+
+    def get_extra_info(self, info: str) -> Any:
+        return self._stream.get_extra_info(info)
+
+
+class GatheringBackend(httpcore.NetworkBackend):
+    """httpcore's synchronous backend, each connection's stream a ``GatheringStream``."""
+
+    def __init__(self) -> None:
+        self._backend = httpcore.SyncBackend()
+
+    def connect_tcp(self, host: str, port: int, timeout: float | None = None, local_address: str | None = None,
+                    socket_options: Iterable[Any] | None = None) -> httpcore.NetworkStream:
+        return GatheringStream(self._backend.connect_tcp(host, port, timeout, local_address, socket_options))
+
+    def connect_unix_socket(self, path: str, timeout: float | None = None,
+                            socket_options: Iterable[Any] | None = None) -> httpcore.NetworkStream:
+        return GatheringStream(self._backend.connect_unix_socket(path, timeout, socket_options))
+
+    def sleep(self, seconds: float) -> None:
+        self._backend.sleep(seconds)
+
+
+class GatheringTransport(httpx.HTTPTransport):
+    """httpx's HTTP/1.1 transport, its httpcore pool on the gathering backend.
+
+    httpx builds its pool in ``__init__`` and takes no network backend, so the pool is
+    built here as httpx builds it (the default TLS context, the limits given). Everything
+    else is httpx's own: the request, the errors, and the tracing instrumentation of
+    ``HTTPTransport.handle_request`` (a test pins that this still holds: the provider's
+    HTTP call is a span of its model round).
+    """
+
+    def __init__(self, limits: httpx.Limits) -> None:
+        self._pool = httpcore.ConnectionPool(
+            ssl_context=httpx.create_ssl_context(),
+            max_connections=limits.max_connections,
+            max_keepalive_connections=limits.max_keepalive_connections,
+            keepalive_expiry=limits.keepalive_expiry,
+            network_backend=GatheringBackend(),
+        )

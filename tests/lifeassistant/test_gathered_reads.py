@@ -1,0 +1,87 @@
+"""Model streams read in gathers (lifeassistant/gathered_reads.py): after the first text, the
+socket is read at most once per interval, so a reply's thread wakes per batch, not per chunk."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import pytest
+
+from lifeassistant import gathered_reads, llm
+from lifeassistant.gathered_reads import GatheringStream, gather_seconds, set_gather_seconds
+
+
+class FakeSocket:
+    def __init__(self) -> None:
+        self.reads: list[float] = []
+        self.now = 0.0
+
+    def read(self, max_bytes: int, timeout: float | None = None) -> bytes:
+        self.reads.append(self.now)
+        return b"data"
+
+    def write(self, buffer: bytes, timeout: float | None = None) -> None:
+        pass
+
+
+@pytest.fixture
+def fake_time(monkeypatch: pytest.MonkeyPatch) -> FakeSocket:
+    socket = FakeSocket()
+
+    def sleep(seconds: float) -> None:
+        socket.now += seconds
+
+    monkeypatch.setattr(gathered_reads, "_clock", lambda: socket.now)
+    monkeypatch.setattr(gathered_reads, "_sleep", sleep)
+    yield socket
+    set_gather_seconds(0.0)
+
+
+def test_with_an_interval_a_read_waits_for_it_after_the_previous_read(fake_time: FakeSocket) -> None:
+    stream = GatheringStream(fake_time)  # type: ignore[arg-type]
+    set_gather_seconds(0.1)
+    for _ in range(3):
+        stream.read(65536)
+        fake_time.now += 0.02  # the reader's own work between two reads
+
+    assert fake_time.reads == pytest.approx([0.0, 0.1, 0.2])
+
+
+def test_a_new_request_is_read_at_once_and_without_an_interval_nothing_waits(fake_time: FakeSocket) -> None:
+    stream = GatheringStream(fake_time)  # type: ignore[arg-type]
+    set_gather_seconds(0.1)
+    stream.read(65536)
+    stream.write(b"POST /v1/chat/completions")  # the kept connection's next request
+    stream.read(65536)
+    set_gather_seconds(0.0)
+    stream.read(65536)
+    stream.read(65536)
+
+    assert fake_time.reads == [0.0, 0.0, 0.0, 0.0]
+
+
+def reads_of_a_paced_stream(scripted_llm: Any, monkeypatch: pytest.MonkeyPatch, gather: float) -> tuple[str, int]:
+    reads = []
+    real_read = GatheringStream.read
+
+    def counted(self: GatheringStream, max_bytes: int, timeout: float | None = None) -> bytes:
+        reads.append(1)
+        return real_read(self, max_bytes, timeout)
+
+    monkeypatch.setattr(GatheringStream, "read", counted)
+    scripted_llm.token_delay = 0.02  # a chunk every 20 ms, as a model streams
+    scripted_llm.reply_text(" ".join(f"palavra{n}" for n in range(20)))
+    text = "".join(llm.stream_completion([{"role": "user", "content": "oi"}], gather_seconds=gather))
+    return text, len(reads)
+
+
+def test_a_paced_stream_read_in_gathers_takes_fewer_reads_and_loses_nothing(scripted_llm, monkeypatch) -> None:
+    llm.litellm_module()
+    expected = " ".join(f"palavra{n}" for n in range(20))
+    plain_text, plain_reads = reads_of_a_paced_stream(scripted_llm, monkeypatch, 0.0)
+    gathered_text, gathered_reads = reads_of_a_paced_stream(scripted_llm, monkeypatch, 0.1)
+
+    assert plain_text == gathered_text == expected
+    assert plain_reads >= 15  # about a read per chunk
+    assert gathered_reads <= plain_reads // 2
+    assert gather_seconds() == 0.0  # the thread's interval is back once the stream ended

@@ -1,0 +1,43 @@
+"""A process loads what its first requests would before it serves them (lifeassistant/warmup.py)."""
+
+from __future__ import annotations
+
+import logging
+
+import pytest
+
+from chat.tasks import load_broker_transport
+from documents.language import load_model
+from lifeassistant import warmup
+from lifeassistant.llm import max_input_tokens
+
+
+def test_the_apps_register_the_language_model_the_model_window_and_the_broker() -> None:
+    assert {load_model, max_input_tokens, load_broker_transport} <= set(warmup._steps)
+
+
+def test_a_failing_step_is_logged_and_the_others_still_run(monkeypatch: pytest.MonkeyPatch, caplog) -> None:
+    ran = []
+
+    def broken() -> None:
+        raise OSError("the model file is missing")
+
+    monkeypatch.setattr(warmup, "_steps", [broken, lambda: ran.append("next")])
+    with caplog.at_level(logging.WARNING, logger="lifeassistant.warmup"):
+        warmup.warm_up()
+
+    assert ran == ["next"]
+    assert "warm-up step broken failed" in caplog.text
+
+
+def test_after_the_warm_up_a_message_s_language_costs_no_model_load(monkeypatch: pytest.MonkeyPatch) -> None:
+    import fasttext
+
+    from documents.language import _detector, detect_language
+
+    _detector.cache_clear()  # as in a new process
+    warmup.warm_up()
+    loads = []
+    monkeypatch.setattr(fasttext, "load_model", lambda *args, **kwargs: loads.append(args))
+    assert detect_language("Bom dia, hoje eu quero organizar as minhas contas do mês.") == "pt"
+    assert loads == []
