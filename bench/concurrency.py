@@ -148,6 +148,7 @@ class Person:
     conversation: int
     text: str
     post_status: int = 0
+    posted: float | None = None  # seconds from the POST being sent to its answer
     first_text: float | None = None  # seconds from the POST being sent
     done: float | None = None
     final: str = ""  # done / failed / cancelled / error / timeout / post / broken
@@ -169,6 +170,7 @@ async def follow(client: httpx.AsyncClient, person: Person, timeout: float) -> N
         person.final = "post"
         return
     person.post_status = response.status_code
+    person.posted = time.perf_counter() - started
     reply = response.json().get("assistant_message") if response.is_success else None
     if not reply:
         person.final = "post"
@@ -270,9 +272,9 @@ def run_level(args: argparse.Namespace, stack: Stack, tokens: list[str], count: 
     people = [Person(token, conversation, SHORT_TEXTS[n % len(SHORT_TEXTS)])
               for n, (token, conversation) in enumerate(zip(chosen, conversations))]
     rows_before, redis_before = stack.rows.count(), stack.redis.count()
-    stack.model_stats(reset=True)
     web_before, worker_before = stack.web_cpu(), stack.worker_cpu()
     with MemorySampler(stack.worker_pid, stack.web_pid) as memory:
+        stack.model_stats(reset=True)  # the model's arrival times count from here, as the POSTs do
         seconds = asyncio.run(burst(args.api, people, args.timeout))
     web_cpu, worker_cpu = stack.web_cpu() - web_before, stack.worker_cpu() - worker_before
     model = stack.model_stats()
@@ -293,6 +295,12 @@ def run_level(args: argparse.Namespace, stack: Stack, tokens: list[str], count: 
         "model_max_in_flight": model["max_in_flight"],
         "model_chunks": model["chunks"],
         "model_tool_rounds": model["tool_rounds"],
+        # Where the first text's wait goes: the POST's answer, then the reply's first request
+        # reaching the model (its first chunk comes the model's delay later).
+        "posted_s": {"p50": percentile([p.posted for p in people], 0.50),
+                     "p95": percentile([p.posted for p in people], 0.95)},
+        "at_model_s": {"p50": percentile(model.get("first_round_arrivals", []), 0.50),
+                       "p95": percentile(model.get("first_round_arrivals", []), 0.95)},
         "first_text_s": {"p50": percentile([p.first_text for p in people], 0.50),
                          "p95": percentile([p.first_text for p in people], 0.95)},
         "done_s": {"p50": percentile([p.done if not p.failed else None for p in people], 0.50),
@@ -309,6 +317,8 @@ def run_level(args: argparse.Namespace, stack: Stack, tokens: list[str], count: 
         if redis_after is not None and redis_before is not None else None,
         "worker_memory_mib": {"rss": round(memory.peak["rss"]), "pss": round(memory.peak["pss"])},
         "web_worker_rss_max_mib": round(memory.peak["web_rss_max"]),
+        # Each person's timeline (seconds from their POST): for a closer look in the JSON.
+        "timelines": [{"posted": p.posted, "first_text": p.first_text, "done": p.done, "final": p.final} for p in people],
     }
 
 
@@ -345,7 +355,9 @@ def render(level: dict[str, Any]) -> str:
     memory = level["worker_memory_mib"]
     return (
         f"{level['people']:>4} people ({level['seconds']:.0f} s): in flight at the model {level['model_max_in_flight']}"
-        f" max | first text p50/p95 {seconds_text(first['p50'])} / {seconds_text(first['p95'])}"
+        f" max | POST answered p50/p95 {seconds_text(level['posted_s']['p50'])} / {seconds_text(level['posted_s']['p95'])}"
+        f" | reply at the model p50/p95 {seconds_text(level['at_model_s']['p50'])} / {seconds_text(level['at_model_s']['p95'])}"
+        f" | first text p50/p95 {seconds_text(first['p50'])} / {seconds_text(first['p95'])}"
         f" | done p50/p95 {seconds_text(done['p50'])} / {seconds_text(done['p95'])}"
         f" | errors {level['errors']}{' (' + errors + ')' if errors else ''}"
         f" | worker CPU {'-' if chunk is None else f'{chunk:.0f} µs'}/chunk ({level['model_chunks']} chunks,"

@@ -174,6 +174,8 @@ class PacedModel:
         self.streams: list[Stream] = []
         self.stats = Stats()
         self.first_rounds = 0  # requests that did not carry a tool's result
+        self.reset_at = 0.0
+        self.first_round_arrivals: list[float] = []  # seconds after the last reset, streamed first rounds
 
     # --- the timer loop ------------------------------------------------------------------
 
@@ -230,6 +232,8 @@ class PacedModel:
             if path == "/stats/reset":
                 in_flight = self.stats.in_flight
                 self.stats = Stats(in_flight=in_flight, max_in_flight=in_flight)
+                self.reset_at = asyncio.get_running_loop().time()
+                self.first_round_arrivals = []
             self.send(writer, 200, "application/json", json.dumps(self.stats_body()).encode())
             return True
         if method == "GET" and path.rstrip("/").endswith("/models"):
@@ -264,6 +268,8 @@ class PacedModel:
                 return False
             self.send(writer, 200, "application/json", answer.body)
             return True
+        if not carries_tool_result:
+            self.first_round_arrivals.append(round(asyncio.get_running_loop().time() - self.reset_at, 3))
         include_usage = bool((request.get("stream_options") or {}).get("include_usage"))
         if asks_tool:
             self.stats.tool_rounds += 1
@@ -289,7 +295,8 @@ class PacedModel:
         return completed
 
     def stats_body(self) -> dict[str, Any]:
-        return {**self.stats.as_dict(), "first_chunk_delay": self.delay, "chunks_per_second": self.rate,
+        return {**self.stats.as_dict(), "first_round_arrivals": self.first_round_arrivals,
+                "first_chunk_delay": self.delay, "chunks_per_second": self.rate,
                 "chunks_per_answer": self.chunks, "tool_every": self.tool_every}
 
     @staticmethod
