@@ -10,12 +10,12 @@ import hashlib
 import json
 import logging
 from collections.abc import Callable
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
 from django.conf import settings
 from django.db import IntegrityError, transaction
-from django.db.models import Exists, OuterRef, Prefetch, prefetch_related_objects
+from django.db.models import Exists, OuterRef, prefetch_related_objects
 from django.utils import timezone, translation
 from django.utils.translation import gettext as _
 
@@ -71,6 +71,9 @@ logger = logging.getLogger(__name__)
 class Submission:
     user_message: Message
     assistant_message: Message | None
+    # What the just-created messages' relations hold, by message id (the API shows them
+    # without asking the database for relations known to be empty).
+    relations: dict[int, dict[str, list[Any]]] = field(default_factory=dict)
 
 
 class IdempotencyConflict(Exception):
@@ -123,7 +126,7 @@ def submit_message(
     )
     routed = route_before_lock(understood, conversation=conversation, profile=profile, consents=consents)
     # A deadlock or serialization failure rolls the whole transaction back: once more.
-    user_message, assistant_message = retry_once_on_conflict(
+    return retry_once_on_conflict(
         lambda: store_turn(
             understood,
             user=user,
@@ -136,7 +139,6 @@ def submit_message(
             replacing=replacing,
         )
     )
-    return Submission(user_message, assistant_message)
 
 
 def store_turn(
@@ -150,7 +152,7 @@ def store_turn(
     routed: str | None,
     content: str,
     replacing: Message | None = None,
-) -> tuple[Message, Message]:
+) -> Submission:
     """Steps 3–7 in one transaction: route with inertia, store the message and its
     documents, build the system prompt, store the pending reply, apply a typed
     confirmation, save the inertia state and queue the reply after commit."""
@@ -193,12 +195,15 @@ def store_turn(
         confirmed = understood.needs_model and apply_confirmation(
             conversation=locked, text=content, user=user, reply=assistant_message
         )  # "sim" / "não" answers the actions the last reply proposed; the model sees the outcome
-        remember_relations(assistant_message, loaded=("tool_calls",) if confirmed else ())
         save_conversation_state(locked, plan, understood=understood, content=content, attached=bool(attached))
         if understood.needs_model:
             dispatch_reply(assistant_message)
     record_skill_activations(assistant_message.active_skills, assistant_message.skill_reason)
-    return user_message, assistant_message
+    return Submission(
+        user_message,
+        assistant_message,
+        {**new_relations(user_message, documents=attached), **new_relations(assistant_message, tool_calls=bool(confirmed))},
+    )
 
 
 def profile_for(user: User, conversation: Conversation) -> Profile:
@@ -375,9 +380,7 @@ def persist_user_message(
         intent=intent if intent != content else "",
         language=understood.analysis.language or "",
     )
-    attached = attach_documents(user_message, understood.analysis.items)
-    remember_relations(user_message, loaded=("documents",) if attached else ())
-    return user_message, attached
+    return user_message, attach_documents(user_message, understood.analysis.items)
 
 
 def system_prompt_for(
@@ -453,16 +456,19 @@ def persist_reply(
 RELATIONS = ("tool_calls", "pending_actions", "documents")
 
 
-def remember_relations(message: Message, *, loaded: tuple[str, ...] = ()) -> Message:
-    """Prefetch a just-created message's relations for the serializer, saying what they
-    hold: a message created a moment ago has no tool calls, pending actions or documents,
-    so each relation not in ``loaded`` is prefetched from an empty queryset (no query);
-    the ones in ``loaded`` (documents just attached, confirmed calls just copied) are read."""
-    prefetch_related_objects(
-        [message],
-        *(name if name in loaded else Prefetch(name, queryset=getattr(message, name).none()) for name in RELATIONS),
-    )
-    return message
+def new_relations(
+    message: Message, *, documents: list[ChatDocument] | None = None, tool_calls: bool = False
+) -> dict[int, dict[str, list[Any]]]:
+    """A just-created message's relations for the API, by its id: it has no tool calls,
+    pending actions or documents, except the ``documents`` just attached and, with
+    ``tool_calls``, the confirmed calls just copied (read back)."""
+    return {
+        message.pk: {
+            "tool_calls": list(message.tool_calls.all()) if tool_calls else [],
+            "pending_actions": [],
+            "documents": list(documents or []),
+        }
+    }
 
 
 def save_conversation_state(
@@ -696,7 +702,6 @@ def regenerate_reply(reply: Message) -> Submission:
         for call in confirmed:
             call.pk, call.message = None, new
         ToolCall.objects.bulk_create(confirmed)
-        remember_relations(new, loaded=("tool_calls",) if confirmed else ())
         # A new reply is activity: the conversation moves up its owner's list.
         Conversation.objects.filter(pk=locked.pk).update(updated_at=timezone.now())
         if answer is None:
@@ -704,7 +709,7 @@ def regenerate_reply(reply: Message) -> Submission:
     user_message = old.reply_to
     assert user_message is not None  # check_regenerable refused a reply to nothing
     prefetch_related_objects([user_message], *RELATIONS)
-    return Submission(user_message, new)
+    return Submission(user_message, new, new_relations(new, tool_calls=bool(confirmed)))
 
 
 def with_fresh_memory(reply: Message, conversation: Conversation) -> str:

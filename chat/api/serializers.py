@@ -273,9 +273,10 @@ class MessageSerializer(BuiltOnceMixin, serializers.ModelSerializer):
         help_text="A failed reply: why, as a stable code for clients (empty otherwise).",
     )
     usage = serializers.SerializerMethodField()
-    tool_calls = ToolCallSerializer(many=True, read_only=True)
-    pending_actions = PendingActionBriefSerializer(many=True, read_only=True)
-    documents = MessageDocumentSerializer(many=True, read_only=True)
+    # Read through ``_related``: a message just created has its relations in the context.
+    tool_calls = serializers.SerializerMethodField()
+    pending_actions = serializers.SerializerMethodField()
+    documents = serializers.SerializerMethodField()
     consent_requests = serializers.SerializerMethodField(
         help_text="Consents this reply asks for (a card to show): it went without a skill or tool for lack of them. "
         "Answer with POST /api/v1/me/consents/; answered ones are no longer listed."
@@ -313,6 +314,24 @@ class MessageSerializer(BuiltOnceMixin, serializers.ModelSerializer):
             "finished_at",
         ]
         read_only_fields = fields
+
+    def _related(self, message: Message, name: str) -> Any:
+        """A relation of ``message``: from ``context["relations"]`` for a message just
+        created (what it holds is known, so nothing is asked), else its prefetched rows."""
+        known = self.context.get("relations", {}).get(message.pk)
+        return known[name] if known is not None else getattr(message, name).all()
+
+    @extend_schema_field(ToolCallSerializer(many=True))
+    def get_tool_calls(self, message: Message) -> Any:
+        return ToolCallSerializer(self._related(message, "tool_calls"), many=True, context=self.context).data
+
+    @extend_schema_field(PendingActionBriefSerializer(many=True))
+    def get_pending_actions(self, message: Message) -> Any:
+        return PendingActionBriefSerializer(self._related(message, "pending_actions"), many=True, context=self.context).data
+
+    @extend_schema_field(MessageDocumentSerializer(many=True))
+    def get_documents(self, message: Message) -> Any:
+        return MessageDocumentSerializer(self._related(message, "documents"), many=True, context=self.context).data
 
     def _is_cut(self, message: Message) -> bool:
         return (

@@ -271,7 +271,7 @@ def render_submission(submission: Submission) -> dict[str, Any]:
     """The 202, from the objects in memory: the messages were just created (no query)."""
     return SubmissionSerializer(
         {"user_message": submission.user_message, "assistant_message": submission.assistant_message},
-        context={"preview": True},
+        context={"preview": True, "relations": submission.relations},
     ).data
 
 

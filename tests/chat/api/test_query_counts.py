@@ -103,11 +103,10 @@ def test_a_pasted_document_adds_its_insert_and_a_lookup_of_its_name_whatever_the
     content = f"Analise meus gastos:\n\n```csv\ndate,place,amount\n{rows}\n```\n"
     with CaptureQueriesContext(connection) as post, django_assert_max_num_queries(POST_MAX + 3):
         response = api.post(f"/api/v1/conversations/{conversation['id']}/messages/", {"content": content}, format="json")
-    # The conversation's documents are not read: only whether the new one's name is taken,
-    # and the new message's own documents, for the answer (a prefetch that says what it loads).
+    # The conversation's documents are not read: only whether the new one's name is taken
+    # (the answer shows the documents just created, from memory).
     reads = [q["sql"] for q in post.captured_queries if q["sql"].startswith('SELECT "documents_chatdocument"')]
-    assert len(reads) == 2 and '"file_name" IN' in reads[0]
-    assert f'"conversation_id" = {conversation["id"]}' not in reads[1]
+    assert len(reads) == 1 and '"file_name" IN' in reads[0]
     body = response.json()
     assert [d["mime_type"] for d in body["user_message"]["documents"]] == ["text/csv"]
     assert body["user_message"]["content_truncated"] is True
@@ -195,3 +194,19 @@ def test_a_reply_with_a_tool_round_and_a_proposal_costs_a_few_queries_whatever_t
         generate_reply(reply_id)
     reply = Message.objects.get(pk=reply_id)
     assert reply.status == "done" and reply.pending_actions.get().tool == "create_expense"
+
+
+def test_the_202_shows_a_new_message_s_relations_without_asking_for_them(api, conversation, django_assert_num_queries) -> None:
+    """A message just created has no tool calls, pending actions or documents (but those it
+    was given): the answer says so from memory, not from a query per relation."""
+    from django.db import connection
+    from django.test.utils import CaptureQueriesContext
+
+    with CaptureQueriesContext(connection) as post:
+        response = api.post(f"/api/v1/conversations/{conversation['id']}/messages/", {"content": "Oi, tudo bem?"}, format="json")
+
+    body = response.json()
+    for message in (body["user_message"], body["assistant_message"]):
+        assert message["tool_calls"] == [] and message["pending_actions"] == [] and message["documents"] == []
+    relations = ('"chat_toolcall"', '"chat_pendingaction"', '"documents_chatdocument"')
+    assert not [q["sql"] for q in post.captured_queries if q["sql"].startswith("SELECT") and any(r in q["sql"].split("WHERE")[0] for r in relations)]
