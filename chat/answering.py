@@ -102,7 +102,7 @@ def answer(message: Message, *, restarted: bool = False, deadline: float | None 
         # Before the final event: a follow-up sent the moment the reply ends finds the round.
         ended = ended_reply(message.pk)
         if ended is not None:
-            remember_round(ended)
+            remember_round(ended.message, tool_calls=ended.tool_calls, pending_actions=ended.pending_actions)
     publish_end(message.pk, Message.Status.DONE if finished else Message.Status.CANCELLED)
     if finished:
         # After it: the title is a second model call (up to TITLE_TIMEOUT_SECONDS) that the

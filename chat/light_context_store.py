@@ -14,7 +14,7 @@ from django.core.cache import cache
 from lifeassistant.tools import REGISTRY
 
 from lifeassistant import light_context
-from .models import Conversation, Message, PendingAction
+from .models import Conversation, Message, PendingAction, ToolCall
 
 # The tool (chat/light_context_tool.py) that reads and writes the same entry.
 CONTEXT_TOOL = "conversation_context"
@@ -69,18 +69,25 @@ def prompt_section_for(
     return light_context.render_for_prompt(context)
 
 
-def remember_round(message: Message) -> None:
+def remember_round(
+    message: Message, *, tool_calls: list[ToolCall] | None = None, pending_actions: list[PendingAction] | None = None
+) -> None:
     """Store what the round answered by ``message`` did, for follow-ups (never raises).
 
     The intent is the last tool that changed (or proposed to change) something, else
     the dominant skill; the task id is the entity that tool returned. After a closing
     message ("obrigado", "that's all") nothing is stored: the message cleared the context,
-    and the round that thanked must not bring it back.
+    and the round that thanked must not bring it back. ``tool_calls`` and
+    ``pending_actions``: the reply's, when the caller has read them (else read here).
     """
     user_message = message.reply_to
     if user_message is not None and light_context.is_completion_signal(user_message.content):
         return
-    last_intent, last_task_id, pending_fields = _round_summary(message)
+    last_intent, last_task_id, pending_fields = _round_summary(
+        message,
+        list(message.tool_calls.all()) if tool_calls is None else tool_calls,
+        list(message.pending_actions.all()) if pending_actions is None else pending_actions,
+    )
     light_context.store_context(
         cache,
         _key(message.conversation),
@@ -93,12 +100,14 @@ def remember_round(message: Message) -> None:
     )
 
 
-def _round_summary(message: Message) -> tuple[str, str | None, list[str]]:
-    # .all() and Python rather than a filtered query: the worker passes these prefetched.
-    waiting = [action for action in message.pending_actions.all() if action.status == PendingAction.Status.PENDING]
+def _round_summary(
+    message: Message, tool_calls: list[ToolCall], pending_actions: list[PendingAction]
+) -> tuple[str, str | None, list[str]]:
+    # Python over the lists rather than filtered queries: the worker passes them read.
+    waiting = [action for action in pending_actions if action.status == PendingAction.Status.PENDING]
     if waiting:  # a write waits for the user's "yes"
         return max(waiting, key=lambda action: action.pk).tool, None, ["confirmation"]
-    calls = [call for call in message.tool_calls.all() if call.ok]
+    calls = [call for call in tool_calls if call.ok]
     writes = [call for call in calls if (tool := REGISTRY.get(call.tool)) is not None and tool.writes]
     chosen = (writes or calls)[-1:]
     if chosen:

@@ -22,15 +22,14 @@ import time
 from collections.abc import Callable
 from typing import Any
 
-from django.db.models import Prefetch, prefetch_related_objects
+from dataclasses import dataclass
 
 from django.conf import settings
 
-from documents.models import ChatDocument
 from lifeassistant.event_log import EventLog, EventLogUnavailable, event_log
 from lifeassistant.observability.metrics import FirstToken
 
-from .models import FINAL_STATUSES, Message, PendingAction
+from .models import FINAL_STATUSES, Message, PendingAction, ToolCall
 from .tool_labels import tool_label
 
 logger = logging.getLogger(__name__)
@@ -239,22 +238,29 @@ def publish_final(message_id: int) -> bool:
     return True
 
 
-def ended_reply(message_id: int) -> Message | None:
-    """The reply with what the API shows of it (tool calls, actions, documents, the
-    message it answers), or None while it has not ended.
+@dataclass(frozen=True)
+class EndedReply:
+    """An ended reply with what the API shows of it: its tool calls and pending actions
+    (read), its documents (a reply has none), by id for ``MessageSerializer``'s context."""
+
+    message: Message
+    tool_calls: list[ToolCall]
+    pending_actions: list[PendingAction]
+
+    @property
+    def relations(self) -> dict[int, dict[str, list[Any]]]:
+        return {self.message.pk: {"tool_calls": self.tool_calls, "pending_actions": self.pending_actions, "documents": []}}
+
+
+def ended_reply(message_id: int) -> EndedReply | None:
+    """The reply and what the API shows of it, or None while it has not ended.
 
     Ended on every reply, so it reads no relation that must be empty: a reply holds no
     documents (pasted content is attached to the user's message), and only a tool call
     proposes an action, so a reply without tool calls has none.
     """
-    message = (
-        Message.objects.filter(pk=message_id)
-        .select_related("conversation", "reply_to")
-        .prefetch_related("tool_calls", Prefetch("documents", queryset=ChatDocument.objects.none()))
-        .first()
-    )
+    message = Message.objects.filter(pk=message_id).select_related("conversation", "reply_to").first()
     if message is None or not message.has_ended:
         return None
-    actions = None if message.tool_calls.all() else PendingAction.objects.none()
-    prefetch_related_objects([message], Prefetch("pending_actions", queryset=actions))
-    return message
+    tool_calls = list(message.tool_calls.all())
+    return EndedReply(message, tool_calls, list(message.pending_actions.all()) if tool_calls else [])

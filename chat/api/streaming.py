@@ -151,11 +151,11 @@ def final_message(pk: int, language: str | None) -> dict[str, Any]:
     """The ended reply as ``GET /api/v1/messages/{id}/`` shows it, in the reader's language
     (a failed reply's ``error`` is its code's sentence)."""
     try:
-        message = ended_reply(pk)
-        if message is None:  # deleted since: the final event still says how it ended
+        ended = ended_reply(pk)
+        if ended is None:  # deleted since: the final event still says how it ended
             return {"id": pk}
         with translation.override(language):
-            return dict(MessageSerializer(message).data)
+            return dict(MessageSerializer(ended.message, context={"relations": ended.relations}).data)
     finally:
         _release_connection()
 
