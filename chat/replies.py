@@ -286,6 +286,9 @@ def sweep(requeue: Requeue) -> dict[str, int]:
     for pk in list(waiting.values_list("pk", flat=True)[:500]):
         # The new queueing time goes in started_at, so the next pass waits again.
         if Message.objects.filter(pk=pk, status=Message.Status.PENDING).update(started_at=now):
+            # Its task was lost (a broker restarted without persistence) or waits behind
+            # a backlog: either way an operator wants to know.
+            logger.warning("reply %s still pending after %d s; queued again", pk, REQUEUE_AFTER_SECONDS)
             requeue(pk, False)
             counts["requeued"] += 1
     running = dict(

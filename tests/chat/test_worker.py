@@ -174,3 +174,105 @@ def test_a_killed_worker_s_replies_are_taken_over_and_finished_by_another(tmp_pa
     log = (tmp_path / "worker.log").read_text()
     assert [reply.status for reply in replies] == ["done"] * 20, log[-3000:]
     assert "queued again" in log  # taken over by the watchdog, not by the broker's visibility timeout
+
+
+def test_fifty_replies_stopped_at_once_end_at_once_and_the_worker_lets_them_go(tmp_path, user, shipped_skills, settings):
+    """Each stop ends its reply's stream at once (the final event is in the log when the
+    stop returns); the worker notices at its next batch, closes the model's stream and
+    records what was spent, well before the answers would have ended."""
+    from concurrent.futures import ThreadPoolExecutor
+
+    from django.db import connections
+
+    from chat.services import cancel_reply
+    from lifeassistant.event_log import event_log
+
+    import redis
+
+    events = BROKER.rsplit("/", 1)[0] + "/15"
+    redis.Redis.from_url(events).flushdb()  # no log of an earlier run under these ids
+    settings.EVENTS_REDIS_URL = events  # this process reads the logs the worker writes
+    env = {"LLM_OFFLINE_TOKEN_DELAY_SECONDS": "0.3", "LOG_LEVEL": "WARNING", "CACHE_URL": events}
+    process = start_worker(tmp_path / "worker.log", "-P", "threads", "-c", "64", **env)
+    use_broker(BROKER, eager=False)
+    try:
+        ids = _post_many(user, 50)
+        deadline = time.monotonic() + 60
+        while time.monotonic() < deadline and (
+            Message.objects.filter(pk__in=ids).exclude(status="running").exists()
+            or not all(event_log().text(pk) for pk in ids)
+        ):
+            time.sleep(0.2)  # every reply running, with text streamed
+
+        def stop(pk: int) -> tuple[str, bool]:
+            try:
+                stopped = cancel_reply(Message.objects.get(pk=pk))
+                return stopped.status, any(event.final for event in event_log().read(pk, None))
+            finally:
+                connections.close_all()
+
+        with ThreadPoolExecutor(50) as pool:
+            stopped_at = time.monotonic()
+            results = list(pool.map(stop, ids))
+        while time.monotonic() < stopped_at + 30 and Message.objects.filter(pk__in=ids, model="").exists():
+            time.sleep(0.1)  # the worker records the usage of each reply it let go
+        let_go_after = time.monotonic() - stopped_at
+    finally:
+        use_broker("memory://", eager=True)
+        stop_worker(process)
+
+    log = process.log.read_text()  # type: ignore[attr-defined]
+    assert results == [("cancelled", True)] * 50, log[-3000:]
+    assert not Message.objects.filter(pk__in=ids).exclude(status="cancelled").exists()
+    assert not Message.objects.filter(pk__in=ids, model="").exists(), (let_go_after, log[-3000:])
+    # An answer of this model takes ~10 s at 0.3 s a word: the worker let them go long before.
+    assert let_go_after < 5, let_go_after
+
+
+def test_replies_lost_with_the_broker_s_queue_are_queued_again_by_the_watchdog(tmp_path, user, shipped_skills):
+    """The broker's Redis restarted without persistence while replies waited in its queue:
+    nothing reads those replies' streams, and still each is queued again and answered once."""
+    import shutil
+    import socket
+
+    if shutil.which("redis-server") is None:
+        pytest.skip("needs redis-server")
+    with socket.socket() as probe:
+        probe.bind(("127.0.0.1", 0))
+        port = probe.getsockname()[1]
+
+    def start_redis() -> subprocess.Popen[bytes]:
+        server = subprocess.Popen(
+            ["redis-server", "--port", str(port), "--bind", "127.0.0.1", "--save", "", "--appendonly", "no", "--dir", str(tmp_path)],
+            stdout=subprocess.DEVNULL,
+        )
+        for _ in range(50):
+            with socket.socket() as client:
+                if client.connect_ex(("127.0.0.1", port)) == 0:
+                    return server
+            time.sleep(0.1)
+        raise AssertionError("redis-server did not start")
+
+    broker = start_redis()
+    url = f"redis://127.0.0.1:{port}/0"
+    worker = None
+    try:
+        use_broker(url, eager=False)
+        ids = _post_many(user, 10)  # no worker yet: the tasks wait in the broker's queue
+        broker.terminate()
+        broker.wait()
+        broker = start_redis()  # empty: the queue is gone
+        celery_app._after_fork()
+        worker = start_worker(tmp_path / "worker.log", "-P", "threads", "-c", "16",
+                              CELERY_BROKER_URL=url, CACHE_URL=f"redis://127.0.0.1:{port}/1", REPLY_SWEEP_SECONDS="1")
+        replies, _ = _wait_all(ids, timeout=90)
+    finally:
+        use_broker("memory://", eager=True)
+        if worker is not None:
+            stop_worker(worker)
+        broker.terminate()
+        broker.wait()
+
+    log = (tmp_path / "worker.log").read_text()
+    assert [reply.status for reply in replies] == ["done"] * 10, log[-3000:]
+    assert "queued again" in log
