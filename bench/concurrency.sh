@@ -7,10 +7,14 @@
 #
 #   bash bench/concurrency.sh --people 20 --people 100 [--json out.json] [--timeout 120]
 #   bash bench/concurrency.sh --embedded --people 20   # no broker: replies in the web process
+#   bash bench/concurrency.sh --open-streams 1000      # one web process holding 1,000 open streams
 #
 # --embedded runs the embedded defaults: no broker, no Redis, the in-process event log, a
 # SQLite database, and the Procfile's `web` line alone with WEB_CONCURRENCY=1 (the
-# in-process log is one process's). Other arguments go to the driver (bench/concurrency.py).
+# in-process log is one process's). --open-streams N starts no worker and one web process
+# (WEB_CONCURRENCY=1), and runs bench/open_streams.py instead of the driver: N replies stay
+# pending, their N event streams open, and it prints the web worker's memory and the Redis
+# connections held with them. Other arguments go to the driver (bench/concurrency.py).
 # BENCH_DATABASE_URL (default postgres://postgres@127.0.0.1:5432/lifeassistant_concurrency,
 # created when missing) and BENCH_REDIS_URL (default: a redis-server started on a free port,
 # without persistence) choose the services; PACED_MODEL_ARGS is passed to the model, e.g.
@@ -24,11 +28,13 @@ RUN=$(mktemp -d)
 free_port() { "$PY" -c 'import socket; s=socket.socket(); s.bind(("127.0.0.1", 0)); print(s.getsockname()[1])'; }
 
 EMBEDDED=0
+OPEN_STREAMS=0
 PEOPLE=()
 DRIVER=()
 while [ $# -gt 0 ]; do
   case "$1" in
     --embedded) EMBEDDED=1 ;;
+    --open-streams) OPEN_STREAMS=$2; shift ;;
     --people) PEOPLE+=("$2"); DRIVER+=("$1" "$2"); shift ;;
     *) DRIVER+=("$1") ;;
   esac
@@ -95,7 +101,9 @@ for n in range($MOST):
     print(issue_token(user, client='bench')[1])
 " | grep -E '^[0-9a-f]{40}$' >"$RUN/tokens.txt"
 
-if [ "$EMBEDDED" = 0 ]; then
+if [ "$OPEN_STREAMS" -gt 0 ]; then
+  export WEB_CONCURRENCY=1  # every stream on the one process measured
+elif [ "$EMBEDDED" = 0 ]; then
   procfile_start worker "$RUN/worker.log"
   echo $! >"$RUN/worker.pid"
 fi
@@ -111,6 +119,12 @@ PY
   sleep 0.3
 done
 
+if [ "$OPEN_STREAMS" -gt 0 ]; then
+  echo "Procfile web line alone ($(procfile_command web)), WEB_CONCURRENCY=1, no worker: replies stay pending"
+  "$PY" -m bench.open_streams --url "http://127.0.0.1:$PORT" --tokens "$RUN/tokens.txt" --web-pid "$(cat "$RUN/web.pid")" \
+    --redis-url "$BASE/1" --streams "$OPEN_STREAMS" || { echo "--- web log"; tail -20 "$RUN/web.log"; exit 1; }
+  exit 0
+fi
 if [ "$EMBEDDED" = 1 ]; then
   echo "embedded defaults: no broker, replies in threads of the one web process, SQLite, in-process event log"
   WORKER_PID=$(cat "$RUN/web.pid") SERVICES=()
