@@ -176,8 +176,8 @@ def test_the_shipped_skills_route_the_dev_set_with_at_least_95_percent_exact_mat
 
 
 @pytest.mark.parametrize(
-    ("name", "floor"), [("routing-dev-2.jsonl", 0.88), ("routing-dev-3.jsonl", 0.92), ("routing-dev-4.jsonl", 0.82),
-     ("routing-dev-5.jsonl", 0.80), ("routing-holdout-3.jsonl", 0.92)]
+    ("name", "floor"), [("routing-dev-2.jsonl", 0.90), ("routing-dev-3.jsonl", 0.95), ("routing-dev-4.jsonl", 0.86),
+     ("routing-dev-5.jsonl", 0.84), ("routing-holdout-3.jsonl", 0.98)]
 )
 def test_the_shipped_skills_route_the_later_dev_sets_above_their_floor(name, floor):
     """All written blind (68.7%, 78.0%, 65.7%, 69.3% and 79.0% then); now tuned against, so floors against
