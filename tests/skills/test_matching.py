@@ -313,10 +313,16 @@ def test_a_topic_the_user_sets_aside_fires_nothing(text):
 
 @pytest.mark.parametrize(
     "text",
-    ["Quem inventou o cartão de crédito?", "quem foi o fundador do Nubank?", "who invented the credit card?"],
+    [
+        "Quem inventou o cartão de crédito?",
+        "quem foi o fundador do Nubank?",
+        "who invented the credit card?",
+        "when was the first credit card issued?",
+        "¿cuándo se inventó la tarjeta de crédito?",
+    ],
 )
 def test_a_question_about_history_or_public_figures_fires_nothing(text):
-    finance = make_skill("finance", "credit", "=cartao", "=nubank", "=card")
+    finance = make_skill("finance", "credit", "=cartao", "=nubank", "=card", "=tarjeta")
     assert match(text, finance) == {}
     # The question ends at its punctuation, and a question about the user is theirs.
     assert match(f"{text} Paguei o cartão ontem", finance) == {"finance": ("=cartao",)}
@@ -329,3 +335,32 @@ def test_only_the_words_right_after_the_set_aside_phrase_are_skipped():
     assert match("não quero falar de trabalho, tô devendo muito", *skills) == {"finance": ("devendo",)}
     assert match("não quero falar de nada hoje mas o trabalho me cansa", *skills) == {"professional": ("trabalh",)}
     assert match("quero falar de trabalho", *skills) == {"professional": ("trabalh",)}
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "no quiero hablar de plata ni de trabajo, solo necesito desahogarme",
+        "não quero falar de dinheiro nem de trabalho hoje",
+        "não quero falar nem de dinheiro nem de trabalho",
+        "I don't want to talk about money or work right now",
+        "I don't want to talk about money nor about work",
+        "no quiero hablar de plata y de trabajo",
+    ],
+)
+def test_a_second_topic_joined_to_a_set_aside_one_is_skipped_too(text):
+    skills = (
+        make_skill("professional", "trabalh", "=trabajo", "=work"),
+        make_skill("finance", "dinheiro", "=plata", "=money"),
+        make_skill("counselor", "desahog"),
+    )
+    found = match(text, *skills)
+    assert "professional" not in found and "finance" not in found
+
+
+def test_a_conjunction_that_opens_a_new_clause_ends_the_set_aside():
+    skills = (make_skill("professional", "trabalh", "=trabajo"), make_skill("finance", "=plata", "devendo"))
+    # "y" before a verb starts a clause of its own, which is heard again.
+    assert match("no quiero hablar de plata y el trabajo me tiene mal", *skills) == {"professional": ("=trabajo",)}
+    # A set-aside still ends at its punctuation, joined or not.
+    assert match("não quero falar de trabalho, tô devendo muito", *skills) == {"finance": ("devendo",)}
