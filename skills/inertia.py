@@ -43,7 +43,8 @@ d. fires a domain while a companion skill is still active: the feeling stays wit
    counselor, relationships).
 
 A message that announces a new subject (:data:`CHANGES_TOPIC`, e.g. "mudando de
-assunto", "by the way", "cambiando de tema") always replaces, even after a feeling,
+assunto", "by the way", "cambiando de tema", or one OPENING with "outra coisa:",
+:data:`OPENS_NEW_TOPIC`) always replaces, even after a feeling,
 and so does any other message: "gastei 50 no mercado" then "corri 5 km hoje" is
 health alone. When such a message fires nothing, inertia keeps nothing either: "by
 the way, any tips?" leaves finance behind.
@@ -64,7 +65,7 @@ DEFAULT_INERTIA_MESSAGES = 5
 # itself to what was said before (Portuguese, English, Spanish). Demonstratives that
 # usually start a new time frame ("essa semana", "this morning" would be "this") are
 # left out in Portuguese; in English "this"/"that" stay, since a plain "that" most often
-# points back.
+# points back, but "this" opening a time frame does not (:data:`THIS_TIME_FRAME`).
 REFERS_BACK: tuple[str, ...] = (
     "isso", "disso", "nisso", "com isso", "por isso", "isto", "disto", "aquilo",
     "daquilo", "tambem", "alem disso", "ainda por cima", "e ainda", "fora isso",
@@ -99,7 +100,26 @@ def _phrases_regex(phrases: Iterable[str]) -> re.Pattern[str]:
 # parcelas...", "but my boss...", "y encima..."); mid-sentence they say nothing.
 CONTINUES: tuple[str, ...] = ("e", "mas", "porem", "so que", "and", "but", "plus", "y", "pero")
 
+# English "this" opening a time frame ("this weekend", "this morning") points ahead to a
+# new plan, not back to what was said; it is read before looking for a back-reference.
+THIS_TIME_FRAME: tuple[str, ...] = tuple(
+    f"this {when}"
+    for when in (
+        "morning", "afternoon", "evening", "weekend", "week", "month", "year", "summer",
+        "winter", "spring", "fall", "semester", "monday", "tuesday", "wednesday",
+        "thursday", "friday", "saturday", "sunday",
+    )
+)
+# Phrases that, OPENING a message and followed by a colon or dash, announce a new subject
+# ("outra coisa: treinar em jejum emagrece?"); mid-sentence or with a comma they often add
+# to the same one ("e outra coisa que me preocupa...").
+OPENS_NEW_TOPIC: tuple[str, ...] = ("outra coisa", "otra cosa", "another thing", "uma outra coisa")
+
 _REFERS_BACK = _phrases_regex(REFERS_BACK)
+_THIS_TIME_FRAME = _phrases_regex(THIS_TIME_FRAME)
+_OPENS_NEW_TOPIC = re.compile(
+    r"^\W*(?:" + "|".join(re.escape(phrase) for phrase in OPENS_NEW_TOPIC) + r")\s*[:\-\u2013\u2014]"
+)
 _CONTINUES = re.compile(
     r"^\W*(?:(?:ah|ah sim|ok|tipo)\W+)?(?:" + "|".join(re.escape(word) for word in CONTINUES) + r")(?!\w)"
 )
@@ -121,9 +141,9 @@ def topic_cue(text: str) -> Cue:
     An announced change wins over a back-reference ("mudando de assunto, isso...").
     """
     normalized = normalize(text)
-    if _CHANGES_TOPIC.search(normalized):
+    if _CHANGES_TOPIC.search(normalized) or _OPENS_NEW_TOPIC.search(normalized):
         return Cue.CHANGES_TOPIC
-    if _REFERS_BACK.search(normalized) or _CONTINUES.search(normalized):
+    if _REFERS_BACK.search(_THIS_TIME_FRAME.sub(" ", normalized)) or _CONTINUES.search(normalized):
         return Cue.REFERS_BACK
     return Cue.NONE
 

@@ -351,6 +351,17 @@ def test_an_explicit_skill_does_not_combine_with_inertia():
         ("Fui ao mercado e paguei 50", Cue.NONE),
         ("Cambiando de asunto, ¿cuánto gasté en mayo?", Cue.CHANGES_TOPIC),
         ("on a different note, I ran 5k", Cue.CHANGES_TOPIC),
+        # "outra coisa:" opening a message announces a new subject; "e outra coisa" adds.
+        ("outra coisa: treinar em jejum emagrece mesmo?", Cue.CHANGES_TOPIC),
+        ("Otra cosa - ¿cuánto gasté en mayo?", Cue.CHANGES_TOPIC),
+        ("another thing: my knee hurts", Cue.CHANGES_TOPIC),
+        ("e outra coisa que me preocupa é o cartão", Cue.REFERS_BACK),
+        ("tem outra coisa: meu chefe", Cue.NONE),
+        # "this weekend" opens a time frame; a plain "this" still points back.
+        ("my wife's parents are visiting this weekend", Cue.NONE),
+        ("I have a dentist appointment this Friday", Cue.NONE),
+        ("this is killing me", Cue.REFERS_BACK),
+        ("and this weekend too", Cue.REFERS_BACK),
     ],
 )
 def test_topic_cue_reads_back_references_and_announced_changes_as_whole_words(text, cue):
