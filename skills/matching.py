@@ -7,7 +7,8 @@ Matching ignores case and accents, in the pattern and in the message alike:
 
 ``gast``
     A plain pattern matches at the START of a word: it fires on "gastei" and
-    "gastos", never inside a word (``briga`` does not fire on "obrigado").
+    "gastos", never inside a word (``briga`` does not fire on "obrigado"). A number
+    glued to a word is read as two words: ``=kg`` fires on "perder 5kg".
 ``=fé``
     A pattern starting with ``=`` matches only a WHOLE word: ``=pai`` fires on
     "meu pai" but not on "paisagem"; ``=mae`` fires on "mãe" but not on "maestro".
@@ -404,8 +405,9 @@ class TriggerMatcher:
         self._table = _prefix_table(patterns)
         # The lookahead captures without consuming, so a pattern starting at a later
         # word inside an earlier hit ("a pagar" inside "contas a pagar") is still seen.
+        # A letter right after a digit starts a word too ("5kg", "10km").
         self._regex = (
-            re.compile(r"(?<!\w)(?=(" + _trie_regex(_build_trie(self._table)) + "))")
+            re.compile(r"(?:(?<!\w)|(?<=\d)(?=[^\W\d_]))(?=(" + _trie_regex(_build_trie(self._table)) + "))")
             if self._table
             else None
         )

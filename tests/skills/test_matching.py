@@ -40,6 +40,13 @@ def test_a_word_start_may_follow_punctuation():
     assert match("(gastos) do mês", finance) == {"finance": ("gast",)}
 
 
+def test_a_number_glued_to_a_word_is_read_as_two_words():
+    health = make_skill("health", "=kg", "km")
+    assert match("quero perder 5kg", health) == {"health": ("=kg",)}
+    assert match("corri 10km hoje", health) == {"health": ("km",)}
+    assert match("o kgb", health) == {}
+
+
 def test_a_whole_word_pattern_needs_the_word_to_end():
     spiritual = make_skill("spiritual", "=fé")
     assert match("Tenho fé.", spiritual) == {"spiritual": ("=fé",)}
