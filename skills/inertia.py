@@ -42,6 +42,10 @@ d. fires a domain while a companion skill is still active: the feeling stays wit
    counselor, finance; "I feel so alone" then "but my husband doesn't notice":
    counselor, relationships).
 
+A message that sets aside a topic still kept ("não quero falar de dinheiro agora" while
+finance is active, :data:`~skills.matching.SETS_ASIDE`) leaves that skill behind; the
+others stay ("mas não quero falar do meu namorado" after a feeling keeps the counselor).
+
 A message that announces a new subject (:data:`CHANGES_TOPIC`, e.g. "mudando de
 assunto", "by the way", "cambiando de tema", or one OPENING with "outra coisa:",
 :data:`OPENS_NEW_TOPIC`) always replaces, even after a feeling,
@@ -199,10 +203,13 @@ def decide(
     explicit: str | None = None,
     routed: str | None = None,
     cue: Cue = Cue.NONE,
+    set_aside: Collection[str] = (),
 ) -> Decision:
     """Decide the active skills for one message (see the module docstring for the rules).
 
     ``cue`` is :func:`topic_cue` of the message; it only matters for combination.
+    ``set_aside`` names the skills whose topic the message sets aside
+    (:meth:`~skills.matching.TriggerMatcher.set_aside`): inertia does not keep them.
     """
     allowed = {
         skill.name: skill for skill in skills if is_allowed(skill, preferences or {})
@@ -213,7 +220,7 @@ def decide(
     if explicit is not None and explicit in allowed:
         forced = {allowed[explicit], *triggered}
         return _detection(by_priority(forced), "explicit", matched, now)
-    kept = () if cue is Cue.CHANGES_TOPIC else _kept_by_inertia(state, allowed, inertia_messages)
+    kept = () if cue is Cue.CHANGES_TOPIC else _kept_by_inertia(state, allowed, inertia_messages, set_aside)
     if triggered:
         if kept and _topics_co_occur(triggered, kept, cue):
             return _detection(by_priority({*kept, *triggered}), "combined", matched, now)
@@ -281,13 +288,17 @@ def _kept_by_inertia(
     state: InertiaState,
     allowed: Mapping[str, SkillDefinition],
     inertia_messages: int,
+    set_aside: Collection[str] = (),
 ) -> tuple[SkillDefinition, ...]:
-    """Return the previously active skills that inertia still keeps, if any."""
+    """Return the previously active skills that inertia still keeps, if any: not those
+    whose topic the message sets aside."""
     if state.messages_since_detection >= inertia_messages:
         return ()
     if set(state.active_skills) <= {FALLBACK_SKILL}:
         return ()
-    return by_priority(allowed[name] for name in state.active_skills if name in allowed)
+    return by_priority(
+        allowed[name] for name in state.active_skills if name in allowed and name not in set_aside
+    )
 
 
 def _fallback(allowed: Mapping[str, SkillDefinition]) -> tuple[SkillDefinition, ...]:

@@ -108,6 +108,24 @@ SETS_ASIDE: tuple[str, ...] = (
     *_phrases(("nao to", "nao estou", "n to"), ("preocupado com", "preocupada com")),
     *_phrases(("no quiero hablar", "no hablemos"), ("de", "del", "sobre")),
     "nao quero falar nem", "no quiero hablar ni", "don't want to talk about either",
+    # Not wanting to think of it, or rather not talking about it. The dread idioms "não quero
+    # nem pensar", "no quiero ni pensar", "don't even want to think" and "no me hables de"
+    # usually go on about that very worry, like "nem me fala de", so they are left out.
+    *_phrases(
+        ("nao quero pensar", "nem quero pensar", "n quero pensar", "nem qro pensar", "prefiro nao falar",
+         "prefiro nao pensar", "melhor nao falar", "bora nao falar", "vamos nao falar"),
+        ("em", "no", "na", "nos", "nas", "de", "do", "da", "sobre"),
+    ),
+    *_phrases(
+        ("can we not talk", "could we not talk", "i'd rather not talk", "id rather not talk",
+         "rather not talk", "don't want to think", "dont want to think", "i'd rather not think",
+         "rather not think"),
+        ("about",),
+    ),
+    *_phrases(
+        ("no quiero pensar", "prefiero no hablar", "prefiero no pensar", "mejor no hablemos"),
+        ("de", "del", "en", "sobre"),
+    ),
 )
 SET_ASIDE_WORDS = 3
 
@@ -424,16 +442,30 @@ class TriggerMatcher:
         A skill's plain patterns come first, in the order they were found, then its
         compound patterns that fired.
         """
+        return self.read(text)[0]
+
+    def set_aside(self, text: str) -> frozenset[str]:
+        """Return the skills whose plain patterns ``text`` sets aside ("não quero falar
+        de dinheiro": finance), which fire nothing there (see :data:`SETS_ASIDE`)."""
+        return self.read(text)[1]
+
+    def read(self, text: str) -> tuple[dict[str, tuple[str, ...]], frozenset[str]]:
+        """Return :meth:`match` and :meth:`set_aside` of ``text`` in one pass."""
         if self._regex is None:
-            return {}
+            return {}, frozenset()
         normalized = normalize(text)
         hits = self._hits(normalized)
         if not hits:
-            return {}
+            return {}, frozenset()
         aside = set_aside_spans(normalized)
+        set_aside: frozenset[str] = frozenset()
         if aside:
             skipped = _Spans(aside)
-            hits = [hit for hit in hits if not skipped.overlaps(hit[1], hit[2])]
+            inside = [hit for hit in hits if skipped.overlaps(hit[1], hit[2])]
+            if inside:
+                hits = [hit for hit in hits if not skipped.overlaps(hit[1], hit[2])]
+                kept_out = _without_excluded(inside) if self._has_exclusions else inside
+                set_aside = frozenset(pattern.skill for pattern, _, _ in kept_out if pattern.role == _TRIGGER)
         if self._has_exclusions:
             hits = _without_excluded(hits)
         fired: dict[str, dict[str, None]] = {}
@@ -448,7 +480,7 @@ class TriggerMatcher:
         for compound in self._compounds:
             if compound.fires(triggered, pieces):
                 fired.setdefault(compound.skill, {})[compound.written] = None
-        return {skill: tuple(written) for skill, written in fired.items()}
+        return {skill: tuple(written) for skill, written in fired.items()}, set_aside - fired.keys()
 
     def _hits(self, normalized: str) -> list[tuple[_CompiledPattern, int, int]]:
         """Return every pattern matching ``normalized``, with the span it matched."""

@@ -290,6 +290,17 @@ def test_an_announced_change_of_subject_that_fires_nothing_leaves_the_kept_skill
     assert names(decisions[2]) == ["general"]  # nor does the next quiet message bring finance back
 
 
+def test_a_message_setting_aside_a_kept_topic_leaves_that_skill_behind():
+    # finance ... "não quero falar de dinheiro agora. vai chover amanhã?"
+    first = decide(SKILLS, {"finance": ("divida",)}, EMPTY_STATE, now=NOW)
+    second = decide(SKILLS, {}, first.state, now=NOW, set_aside={"finance"})
+    assert (names(second), second.reason) == (["general"], "fallback")
+    # counselor ... "mas não quero falar do meu namorado": the feeling stays.
+    first = decide(SKILLS, {"counselor": ("triste",)}, EMPTY_STATE, now=NOW)
+    second = decide(SKILLS, {}, first.state, now=NOW, set_aside={"relationships"})
+    assert (names(second), second.reason) == (["counselor"], "inertia")
+
+
 def test_a_feeling_joins_the_topic_also_when_the_message_names_a_symptom():
     # finance ... "to desesperada, nem durmo direito": the despair is about the debt
     decisions = run_cued([({"finance": ("divida",)}, Cue.NONE), ({"counselor": ("desesper",), "health": ("durmo",)}, Cue.NONE)])

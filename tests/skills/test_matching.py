@@ -311,6 +311,11 @@ def test_malformed_compound_patterns_are_skipped_and_reported():
         "not in the mood to talk about work, tell me a joke",
         "n quero falar de trabalho hj, so relaxar",
         "nao to preocupado com trabalho nao, so qro saber q horas fecha o shopping",
+        "nem quero pensar em trabalho hoje, me conta uma piada",
+        "prefiro não falar do trabalho agora",
+        "can we not talk about work today? just tell me a fun fact",
+        "I'd rather not think about work this weekend",
+        "no quiero pensar en el trabajo hoy, contame un chiste",
     ],
 )
 def test_a_topic_the_user_sets_aside_fires_nothing(text):
@@ -371,3 +376,13 @@ def test_a_conjunction_that_opens_a_new_clause_ends_the_set_aside():
     assert match("no quiero hablar de plata y el trabajo me tiene mal", *skills) == {"professional": ("=trabajo",)}
     # A set-aside still ends at its punctuation, joined or not.
     assert match("não quero falar de trabalho, tô devendo muito", *skills) == {"finance": ("devendo",)}
+
+
+def test_the_skills_a_message_sets_aside_are_told_apart_from_those_it_fires():
+    skills = (make_skill("professional", "trabalh"), make_skill("finance", "dinheiro", "boleto"))
+    matcher = compile_matcher(skills)
+    assert matcher.read("não quero falar de dinheiro agora. vai chover?") == ({}, frozenset({"finance"}))
+    assert matcher.set_aside("não quero falar de trabalho, tô sem dinheiro") == frozenset({"professional"})
+    # A topic set aside and then named again is not set aside.
+    assert matcher.set_aside("não quero falar de dinheiro, mas o boleto venceu") == frozenset()
+    assert matcher.set_aside("quero falar de trabalho") == frozenset()

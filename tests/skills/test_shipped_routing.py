@@ -22,8 +22,9 @@ CHRISTIAN = {"christian_perspective": True}
 
 
 def decide_text(text: str, state: InertiaState = EMPTY_STATE, preferences: dict[str, bool] | None = None) -> Decision:
+    fired, set_aside = MATCHER.read(text)
     return decide(
-        SKILLS, MATCHER.match(text), state, now=NOW, preferences=preferences or {}, cue=topic_cue(text)
+        SKILLS, fired, state, now=NOW, preferences=preferences or {}, cue=topic_cue(text), set_aside=set_aside
     )
 
 
@@ -205,6 +206,19 @@ def test_a_feeling_stays_with_the_topic_that_follows_unless_a_new_subject_is_ann
     first = decide_text(feeling)
     assert [skill.name for skill in first.active] == ["counselor"]
     assert [skill.name for skill in decide_text(follow_up, first.state).active] == expected
+
+
+@pytest.mark.parametrize(
+    ("topic", "set_aside", "expected"),
+    [
+        ("minhas contas tão um caos", "olha, não quero falar de dinheiro agora. vai chover amanhã em sp?", ["general"]),
+        ("my boss dumped three projects on me", "can we not talk about work? what's a good film?", ["general"]),
+        ("tô triste hj", "mas não quero falar do meu namorado", ["counselor"]),
+    ],
+)
+def test_setting_aside_the_topic_at_hand_leaves_its_skill_behind(topic, set_aside, expected):
+    first = decide_text(topic)
+    assert [skill.name for skill in decide_text(set_aside, first.state).active] == expected
 
 
 def test_a_confirmation_after_an_expense_stays_with_finance():
