@@ -258,3 +258,31 @@ def test_held_out_vocabulary_and_false_positives(text, expected):
 def test_heaven_is_faith_only_when_it_is_not_the_sky():
     assert route("por que o céu é azul?", CHRISTIAN) == {"general"}
     assert "spiritual" in route("minha avó foi pro céu, será que ela está no céu?", CHRISTIAN)
+
+
+@pytest.mark.parametrize(
+    ("text", "expected"),
+    [
+        # A quarrel is between people; the counselor joins for a feeling, or a quarrel over money or work.
+        ("briguei com meu namorado ontem", {"relationships"}),
+        ("briguei feio com meu melhor amigo por causa de política", {"relationships"}),
+        ("me peleé con mi hermana", {"relationships"}),
+        ("my wife and I had a fight last night", {"relationships"}),
+        ("Minha esposa e eu brigamos por causa das contas", {"counselor", "finance", "relationships"}),
+        ("me peleé con mi novio por plata otra vez", {"counselor", "finance", "relationships"}),
+        ("briguei com minha namorada e tô arrasada", {"counselor", "relationships"}),
+        # Someone else's anger, or being shouted at, is no feeling the user wrote.
+        ("I think my friend is mad at me, she left me on read for days", {"relationships"}),
+        ("meu chefe gritou comigo na frente de todo mundo", {"professional"}),
+        ("meu chefe gritou comigo e fiquei triste", {"counselor", "professional"}),
+        ("I'm so mad at my sister", {"counselor", "relationships"}),
+        # Being ignored, anniversaries, surprises and partners in regional slang.
+        ("mi pololo no me habla hace 3 días", {"relationships"}),
+        ("dia 14 faz 10 anos de casados", {"relationships"}),
+        ("me ajuda a pensar numa surpresa pra ela?", {"relationships"}),
+        ("me ajuda a pensar nessa decisão?", {"counselor"}),
+        ("my missus wants to go to Spain", {"relationships"}),
+    ],
+)
+def test_quarrels_and_the_people_around_the_user(text, expected):
+    assert route(text) == expected
