@@ -286,3 +286,38 @@ def test_heaven_is_faith_only_when_it_is_not_the_sky():
 )
 def test_quarrels_and_the_people_around_the_user(text, expected):
     assert route(text) == expected
+
+
+@pytest.mark.parametrize(
+    ("text", "expected"),
+    [
+        # Classes a seventh blind set (tests/data/routing-dev-7.jsonl) found missing, each in three languages.
+        ("tô conseguindo guardar 500 por mês", {"finance"}),
+        ("I want to plan something nice but keep it under $150", {"finance"}),
+        ("no tengo un mango", {"finance"}),
+        ("I'm skint till payday", {"finance"}),
+        ("tô tentando perder 5kg até o fim do ano", {"health"}),
+        ("tô com o estômago embrulhado desde ontem", {"health"}),
+        ("my tummy's been dodgy all day", {"health"}),
+        ("me cayó mal la comida", {"health"}),
+        ("i'm knackered, only got 4 hours of kip", {"health"}),
+        ("estoy hecha bolsa, no pegué un ojo", {"health"}),
+        ("got a 10k run on sunday", {"health"}),
+        ("booked a physio appointment for thursday", {"health"}),
+        ("mañana tengo kine", {"health"}),
+        ("my gaffer's put me on the late rota all week", {"professional"}),
+        ("I need to finish my slides for the quarterly review", {"professional"}),
+        ("me rajaron del laburo", {"professional"}),
+        ("a menina nova da minha equipe me ignora no cafezinho", {"relationships"}),
+        ("emotionally I'm running on empty", {"counselor"}),
+        ("like everything just feels heavy", {"counselor"}),
+        ("me siento pésimo", {"counselor"}),
+        # And what they must not take: a knot in the stomach, a series marathon, a route.
+        ("it's like a constant knot in my stomach", {"counselor"}),
+        ("me recomenda uma série pra maratonar", {"general"}),
+        ("qual a melhor rota pra ir pro centro?", {"general"}),
+        ("I can't stomach his attitude", {"general"}),
+    ],
+)
+def test_a_seventh_blind_sets_classes(text, expected):
+    assert route(text) == expected
