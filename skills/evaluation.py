@@ -219,14 +219,16 @@ def _detect(
     inertia_messages: int,
 ) -> tuple[frozenset[str], InertiaState]:
     """Return the names of the skills detected for ``sample`` and the next state."""
+    fired, set_aside = matcher.read(sample.text)
     decision = decide(
         skills,
-        matcher.match(sample.text),
+        fired,
         state,
         now=_EVALUATION_TIME,
         preferences=sample.preferences,
         inertia_messages=inertia_messages,
         cue=topic_cue(sample.text),
+        set_aside=set_aside,
     )
     return frozenset(skill.name for skill in decision.active), decision.state
 

@@ -42,8 +42,13 @@ d. fires a domain while a companion skill is still active: the feeling stays wit
    counselor, finance; "I feel so alone" then "but my husband doesn't notice":
    counselor, relationships).
 
+A message that sets aside a topic still kept ("não quero falar de dinheiro agora" while
+finance is active, :data:`~skills.matching.SETS_ASIDE`) leaves that skill behind; the
+others stay ("mas não quero falar do meu namorado" after a feeling keeps the counselor).
+
 A message that announces a new subject (:data:`CHANGES_TOPIC`, e.g. "mudando de
-assunto", "by the way", "cambiando de tema") always replaces, even after a feeling,
+assunto", "by the way", "cambiando de tema", or one OPENING with "outra coisa:",
+:data:`OPENS_NEW_TOPIC`) always replaces, even after a feeling,
 and so does any other message: "gastei 50 no mercado" then "corri 5 km hoje" is
 health alone. When such a message fires nothing, inertia keeps nothing either: "by
 the way, any tips?" leaves finance behind.
@@ -64,7 +69,7 @@ DEFAULT_INERTIA_MESSAGES = 5
 # itself to what was said before (Portuguese, English, Spanish). Demonstratives that
 # usually start a new time frame ("essa semana", "this morning" would be "this") are
 # left out in Portuguese; in English "this"/"that" stay, since a plain "that" most often
-# points back.
+# points back, but "this" opening a time frame does not (:data:`THIS_TIME_FRAME`).
 REFERS_BACK: tuple[str, ...] = (
     "isso", "disso", "nisso", "com isso", "por isso", "isto", "disto", "aquilo",
     "daquilo", "tambem", "alem disso", "ainda por cima", "e ainda", "fora isso",
@@ -99,7 +104,26 @@ def _phrases_regex(phrases: Iterable[str]) -> re.Pattern[str]:
 # parcelas...", "but my boss...", "y encima..."); mid-sentence they say nothing.
 CONTINUES: tuple[str, ...] = ("e", "mas", "porem", "so que", "and", "but", "plus", "y", "pero")
 
+# English "this" opening a time frame ("this weekend", "this morning") points ahead to a
+# new plan, not back to what was said; it is read before looking for a back-reference.
+THIS_TIME_FRAME: tuple[str, ...] = tuple(
+    f"this {when}"
+    for when in (
+        "morning", "afternoon", "evening", "weekend", "week", "month", "year", "summer",
+        "winter", "spring", "fall", "semester", "monday", "tuesday", "wednesday",
+        "thursday", "friday", "saturday", "sunday",
+    )
+)
+# Phrases that, OPENING a message and followed by a colon or dash, announce a new subject
+# ("outra coisa: treinar em jejum emagrece?"); mid-sentence or with a comma they often add
+# to the same one ("e outra coisa que me preocupa...").
+OPENS_NEW_TOPIC: tuple[str, ...] = ("outra coisa", "otra cosa", "another thing", "uma outra coisa")
+
 _REFERS_BACK = _phrases_regex(REFERS_BACK)
+_THIS_TIME_FRAME = _phrases_regex(THIS_TIME_FRAME)
+_OPENS_NEW_TOPIC = re.compile(
+    r"^\W*(?:" + "|".join(re.escape(phrase) for phrase in OPENS_NEW_TOPIC) + r")\s*[:\-\u2013\u2014]"
+)
 _CONTINUES = re.compile(
     r"^\W*(?:(?:ah|ah sim|ok|tipo)\W+)?(?:" + "|".join(re.escape(word) for word in CONTINUES) + r")(?!\w)"
 )
@@ -121,9 +145,9 @@ def topic_cue(text: str) -> Cue:
     An announced change wins over a back-reference ("mudando de assunto, isso...").
     """
     normalized = normalize(text)
-    if _CHANGES_TOPIC.search(normalized):
+    if _CHANGES_TOPIC.search(normalized) or _OPENS_NEW_TOPIC.search(normalized):
         return Cue.CHANGES_TOPIC
-    if _REFERS_BACK.search(normalized) or _CONTINUES.search(normalized):
+    if _REFERS_BACK.search(_THIS_TIME_FRAME.sub(" ", normalized)) or _CONTINUES.search(normalized):
         return Cue.REFERS_BACK
     return Cue.NONE
 
@@ -179,10 +203,13 @@ def decide(
     explicit: str | None = None,
     routed: str | None = None,
     cue: Cue = Cue.NONE,
+    set_aside: Collection[str] = (),
 ) -> Decision:
     """Decide the active skills for one message (see the module docstring for the rules).
 
     ``cue`` is :func:`topic_cue` of the message; it only matters for combination.
+    ``set_aside`` names the skills whose topic the message sets aside
+    (:meth:`~skills.matching.TriggerMatcher.set_aside`): inertia does not keep them.
     """
     allowed = {
         skill.name: skill for skill in skills if is_allowed(skill, preferences or {})
@@ -193,7 +220,7 @@ def decide(
     if explicit is not None and explicit in allowed:
         forced = {allowed[explicit], *triggered}
         return _detection(by_priority(forced), "explicit", matched, now)
-    kept = () if cue is Cue.CHANGES_TOPIC else _kept_by_inertia(state, allowed, inertia_messages)
+    kept = () if cue is Cue.CHANGES_TOPIC else _kept_by_inertia(state, allowed, inertia_messages, set_aside)
     if triggered:
         if kept and _topics_co_occur(triggered, kept, cue):
             return _detection(by_priority({*kept, *triggered}), "combined", matched, now)
@@ -261,13 +288,17 @@ def _kept_by_inertia(
     state: InertiaState,
     allowed: Mapping[str, SkillDefinition],
     inertia_messages: int,
+    set_aside: Collection[str] = (),
 ) -> tuple[SkillDefinition, ...]:
-    """Return the previously active skills that inertia still keeps, if any."""
+    """Return the previously active skills that inertia still keeps, if any: not those
+    whose topic the message sets aside."""
     if state.messages_since_detection >= inertia_messages:
         return ()
     if set(state.active_skills) <= {FALLBACK_SKILL}:
         return ()
-    return by_priority(allowed[name] for name in state.active_skills if name in allowed)
+    return by_priority(
+        allowed[name] for name in state.active_skills if name in allowed and name not in set_aside
+    )
 
 
 def _fallback(allowed: Mapping[str, SkillDefinition]) -> tuple[SkillDefinition, ...]:

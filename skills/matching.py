@@ -7,7 +7,8 @@ Matching ignores case and accents, in the pattern and in the message alike:
 
 ``gast``
     A plain pattern matches at the START of a word: it fires on "gastei" and
-    "gastos", never inside a word (``briga`` does not fire on "obrigado").
+    "gastos", never inside a word (``briga`` does not fire on "obrigado"). A number
+    glued to a word is read as two words: ``=kg`` fires on "perder 5kg".
 ``=fé``
     A pattern starting with ``=`` matches only a WHOLE word: ``=pai`` fires on
     "meu pai" but not on "paisagem"; ``=mae`` fires on "mãe" but not on "maestro".
@@ -35,8 +36,10 @@ Matching ignores case and accents, in the pattern and in the message alike:
 
 A topic the user sets aside fires nothing: in "não quero falar de trabalho hoje" or
 "I don't want to talk about money", up to three words after the phrase (:data:`SETS_ASIDE`),
-up to a punctuation mark, are skipped by every skill, whatever its patterns. So are up to
-five words after a question about history or public figures (:data:`ABOUT_THE_WORLD`:
+up to a punctuation mark, are skipped by every skill, whatever its patterns. A second topic
+joined to the first is set aside too ("no quiero hablar de plata ni de trabajo", "money or
+work": :data:`SET_ASIDE_JOINS`), and a feeling after the comma is heard ("não quero falar
+de trabalho, tô me sentindo um lixo"). So are up to five words after a question about history or public figures (:data:`ABOUT_THE_WORLD`:
 "quem inventou o cartão de crédito?").
 
 Punctuation is kept: ``não sei o que fazer`` does not fire on "não sei, o que fazer".
@@ -104,8 +107,40 @@ SETS_ASIDE: tuple[str, ...] = (
     *_phrases(("n quero falar", "nao qro falar", "n qro falar", "n quero saber", "n quero papo"), ("de", "do", "da", "sobre")),
     *_phrases(("nao to", "nao estou", "n to"), ("preocupado com", "preocupada com")),
     *_phrases(("no quiero hablar", "no hablemos"), ("de", "del", "sobre")),
+    "nao quero falar nem", "no quiero hablar ni", "don't want to talk about either",
+    # Not wanting to think of it, or rather not talking about it. The dread idioms "não quero
+    # nem pensar", "no quiero ni pensar", "don't even want to think" and "no me hables de"
+    # usually go on about that very worry, like "nem me fala de", so they are left out.
+    *_phrases(
+        ("nao quero pensar", "nem quero pensar", "n quero pensar", "nem qro pensar", "prefiro nao falar",
+         "prefiro nao pensar", "melhor nao falar", "bora nao falar", "vamos nao falar"),
+        ("em", "no", "na", "nos", "nas", "de", "do", "da", "sobre"),
+    ),
+    *_phrases(
+        ("can we not talk", "could we not talk", "i'd rather not talk", "id rather not talk",
+         "rather not talk", "don't want to think", "dont want to think", "i'd rather not think",
+         "rather not think"),
+        ("about",),
+    ),
+    *_phrases(
+        ("no quiero pensar", "prefiero no hablar", "prefiero no pensar", "mejor no hablemos"),
+        ("de", "del", "en", "sobre"),
+    ),
 )
 SET_ASIDE_WORDS = 3
+
+# Words by which a set-aside goes on to a second topic ("de plata ni de trabajo", "money
+# or work"): after one, up to SET_ASIDE_WORDS more words are skipped. "nem", "ni", "nor",
+# "or" and "ou" always join; "e", "and", "y" and "o" (Spanish "or", Portuguese "the") only
+# before a preposition ("e de trabalho", "y del trabajo"), since they usually open a new
+# clause ("no quiero hablar de plata y estoy triste").
+SET_ASIDE_JOINS: frozenset[str] = frozenset({"nem", "ni", "nor", "or", "ou"})
+SET_ASIDE_JOINS_BEFORE_PREPOSITION: frozenset[str] = frozenset({"e", "and", "y", "o"})
+# A list of topics set aside is short; the cap keeps a hostile chain of joins linear.
+MAX_SET_ASIDE_JOINS = 3
+SET_ASIDE_PREPOSITIONS: frozenset[str] = frozenset(
+    {"de", "do", "da", "dos", "das", "del", "sobre", "about", "em", "no", "na", "con", "com", "with"}
+)
 
 # Phrases (normalized) opening a question about history or public figures: "quem inventou
 # o cartão de crédito?" asks about the world, not the user's money, and "quem foi a irmã
@@ -115,6 +150,11 @@ ABOUT_THE_WORLD: tuple[str, ...] = (
     "quem inventou", "quem criou", "quem fundou", "quem descobriu", "quem foi o", "quem foi a",
     "quem foram os", "who invented", "who founded", "who discovered", "who was the", "who were the",
     "quien invento", "quien fundo", "quien fue el", "quien fue la",
+    # When something first appeared ("when was the first ATM installed?").
+    "when was the first", "when were the first", "when did the first", "quando surgiu o",
+    "quando surgiu a", "quando inventaram", "quando foi inventado", "quando foi inventada",
+    "cuando se invento", "cuando fue el primer", "cuando fue la primera", "cuando surgio el",
+    "cuando surgio la",
 )
 ABOUT_THE_WORLD_WORDS = 5
 
@@ -127,13 +167,40 @@ def _opening_regex(phrases: Iterable[str], words: int) -> re.Pattern[str]:
     )
 
 
-_SKIPPED = (_opening_regex(SETS_ASIDE, SET_ASIDE_WORDS), _opening_regex(ABOUT_THE_WORLD, ABOUT_THE_WORLD_WORDS))
+_SETS_ASIDE = _opening_regex(SETS_ASIDE, SET_ASIDE_WORDS)
+_ABOUT_THE_WORLD = _opening_regex(ABOUT_THE_WORLD, ABOUT_THE_WORLD_WORDS)
+_NEXT_WORD = re.compile(r"\s+([\w'-]+)")
+
+
+def _set_aside_end(normalized: str, start: int) -> int:
+    """Where a topic set aside from ``start`` (right after the phrase) ends: after
+    :data:`SET_ASIDE_WORDS` words, counted again after each join word
+    (:data:`SET_ASIDE_JOINS`), or at the first punctuation mark."""
+    end = position = start
+    left, joins = SET_ASIDE_WORDS, 0
+    while left > 0 and (found := _NEXT_WORD.match(normalized, position)):
+        word, position = found.group(1), found.end()
+        following = _NEXT_WORD.match(normalized, position)
+        before_preposition = following is not None and following.group(1) in SET_ASIDE_PREPOSITIONS
+        joined = word in SET_ASIDE_JOINS or (word in SET_ASIDE_JOINS_BEFORE_PREPOSITION and before_preposition)
+        if joined and joins < MAX_SET_ASIDE_JOINS:
+            if before_preposition and following is not None:
+                position = following.end()  # "ni de": the preposition is part of the join
+            end, left, joins = position, SET_ASIDE_WORDS, joins + 1
+            continue
+        end, left = position, left - 1
+    return end
 
 
 def set_aside_spans(normalized: str) -> list[tuple[int, int]]:
     """The spans of ``normalized`` (see :func:`lifeassistant.text.normalize`) no skill
-    reads: the words after each :data:`SETS_ASIDE` or :data:`ABOUT_THE_WORLD` phrase."""
-    return [found.span(1) for regex in _SKIPPED for found in regex.finditer(normalized)]
+    reads: the words after each :data:`SETS_ASIDE` phrase (a second topic joined by
+    "ni", "nem", "or"... included) or :data:`ABOUT_THE_WORLD` phrase."""
+    spans = [
+        (found.start(1), _set_aside_end(normalized, found.start(1)))
+        for found in _SETS_ASIDE.finditer(normalized)
+    ]
+    return spans + [found.span(1) for found in _ABOUT_THE_WORLD.finditer(normalized)]
 
 
 # What a compiled pattern does when it matches.
@@ -356,8 +423,9 @@ class TriggerMatcher:
         self._table = _prefix_table(patterns)
         # The lookahead captures without consuming, so a pattern starting at a later
         # word inside an earlier hit ("a pagar" inside "contas a pagar") is still seen.
+        # A letter right after a digit starts a word too ("5kg", "10km").
         self._regex = (
-            re.compile(r"(?<!\w)(?=(" + _trie_regex(_build_trie(self._table)) + "))")
+            re.compile(r"(?:(?<!\w)|(?<=\d)(?=[^\W\d_]))(?=(" + _trie_regex(_build_trie(self._table)) + "))")
             if self._table
             else None
         )
@@ -374,16 +442,30 @@ class TriggerMatcher:
         A skill's plain patterns come first, in the order they were found, then its
         compound patterns that fired.
         """
+        return self.read(text)[0]
+
+    def set_aside(self, text: str) -> frozenset[str]:
+        """Return the skills whose plain patterns ``text`` sets aside ("não quero falar
+        de dinheiro": finance), which fire nothing there (see :data:`SETS_ASIDE`)."""
+        return self.read(text)[1]
+
+    def read(self, text: str) -> tuple[dict[str, tuple[str, ...]], frozenset[str]]:
+        """Return :meth:`match` and :meth:`set_aside` of ``text`` in one pass."""
         if self._regex is None:
-            return {}
+            return {}, frozenset()
         normalized = normalize(text)
         hits = self._hits(normalized)
         if not hits:
-            return {}
+            return {}, frozenset()
         aside = set_aside_spans(normalized)
+        set_aside: frozenset[str] = frozenset()
         if aside:
             skipped = _Spans(aside)
-            hits = [hit for hit in hits if not skipped.overlaps(hit[1], hit[2])]
+            inside = [hit for hit in hits if skipped.overlaps(hit[1], hit[2])]
+            if inside:
+                hits = [hit for hit in hits if not skipped.overlaps(hit[1], hit[2])]
+                kept_out = _without_excluded(inside) if self._has_exclusions else inside
+                set_aside = frozenset(pattern.skill for pattern, _, _ in kept_out if pattern.role == _TRIGGER)
         if self._has_exclusions:
             hits = _without_excluded(hits)
         fired: dict[str, dict[str, None]] = {}
@@ -398,7 +480,7 @@ class TriggerMatcher:
         for compound in self._compounds:
             if compound.fires(triggered, pieces):
                 fired.setdefault(compound.skill, {})[compound.written] = None
-        return {skill: tuple(written) for skill, written in fired.items()}
+        return {skill: tuple(written) for skill, written in fired.items()}, set_aside - fired.keys()
 
     def _hits(self, normalized: str) -> list[tuple[_CompiledPattern, int, int]]:
         """Return every pattern matching ``normalized``, with the span it matched."""

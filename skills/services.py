@@ -204,10 +204,11 @@ def _decide(
         last_detected_at=conversation.skills_detected_at,
         messages_since_detection=conversation.messages_since_detection,
     )
+    fired, set_aside = catalog.matcher.read(text)
     return decide(
         # Skills the user turned off are left out, so no trigger, inertia or command reaches them.
         tuple(skill for skill in catalog.skills if is_allowed(skill, preferences, disabled)),
-        catalog.matcher.match(text),
+        fired,
         state,
         now=timezone.now(),
         preferences=preferences,
@@ -215,6 +216,7 @@ def _decide(
         explicit=explicit,
         routed=routed,
         cue=topic_cue(text),
+        set_aside=set_aside,
     )
 
 

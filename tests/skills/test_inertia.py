@@ -290,6 +290,17 @@ def test_an_announced_change_of_subject_that_fires_nothing_leaves_the_kept_skill
     assert names(decisions[2]) == ["general"]  # nor does the next quiet message bring finance back
 
 
+def test_a_message_setting_aside_a_kept_topic_leaves_that_skill_behind():
+    # finance ... "não quero falar de dinheiro agora. vai chover amanhã?"
+    first = decide(SKILLS, {"finance": ("divida",)}, EMPTY_STATE, now=NOW)
+    second = decide(SKILLS, {}, first.state, now=NOW, set_aside={"finance"})
+    assert (names(second), second.reason) == (["general"], "fallback")
+    # counselor ... "mas não quero falar do meu namorado": the feeling stays.
+    first = decide(SKILLS, {"counselor": ("triste",)}, EMPTY_STATE, now=NOW)
+    second = decide(SKILLS, {}, first.state, now=NOW, set_aside={"relationships"})
+    assert (names(second), second.reason) == (["counselor"], "inertia")
+
+
 def test_a_feeling_joins_the_topic_also_when_the_message_names_a_symptom():
     # finance ... "to desesperada, nem durmo direito": the despair is about the debt
     decisions = run_cued([({"finance": ("divida",)}, Cue.NONE), ({"counselor": ("desesper",), "health": ("durmo",)}, Cue.NONE)])
@@ -351,6 +362,17 @@ def test_an_explicit_skill_does_not_combine_with_inertia():
         ("Fui ao mercado e paguei 50", Cue.NONE),
         ("Cambiando de asunto, ¿cuánto gasté en mayo?", Cue.CHANGES_TOPIC),
         ("on a different note, I ran 5k", Cue.CHANGES_TOPIC),
+        # "outra coisa:" opening a message announces a new subject; "e outra coisa" adds.
+        ("outra coisa: treinar em jejum emagrece mesmo?", Cue.CHANGES_TOPIC),
+        ("Otra cosa - ¿cuánto gasté en mayo?", Cue.CHANGES_TOPIC),
+        ("another thing: my knee hurts", Cue.CHANGES_TOPIC),
+        ("e outra coisa que me preocupa é o cartão", Cue.REFERS_BACK),
+        ("tem outra coisa: meu chefe", Cue.NONE),
+        # "this weekend" opens a time frame; a plain "this" still points back.
+        ("my wife's parents are visiting this weekend", Cue.NONE),
+        ("I have a dentist appointment this Friday", Cue.NONE),
+        ("this is killing me", Cue.REFERS_BACK),
+        ("and this weekend too", Cue.REFERS_BACK),
     ],
 )
 def test_topic_cue_reads_back_references_and_announced_changes_as_whole_words(text, cue):
