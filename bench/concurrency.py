@@ -326,14 +326,14 @@ def single_runs(args: argparse.Namespace, stack: Stack, tokens: list[str]) -> di
     """One person at a time: the first is a warm-up (imports, pools, first queries)."""
     delay = float(stack.model_stats().get("first_chunk_delay", 0.0))
     conversation = asyncio.run(create_conversations(args.api, tokens[:1]))[0]
-    samples, excluded, failed = [], 0, 0
+    samples, excluded, failed = [], 0, []
     for number in range(args.single_runs + 1):
         person = Person(tokens[0], conversation, SHORT_TEXTS[number % len(SHORT_TEXTS)])
         asyncio.run(burst(args.api, [person], args.timeout))
         if number == 0:
             continue
         if person.failed or person.first_text is None:
-            failed += 1
+            failed.append(person.final or "no text")
         elif person.tool_before_text:
             excluded += 1  # two model rounds and a tool before the first word
         else:
@@ -395,7 +395,7 @@ def main() -> None:
     over = single["over_model_ms_p50"]
     print(f"1 person, {single['runs']} replies after a warm-up: first text over the model's own first chunk "
           f"p50 {'-' if over is None else f'{over:.0f} ms'} (model: {single['model_first_chunk_delay_s']} s to its "
-          f"first chunk; {single['tool_round_runs']} with a tool round left out, {single['failed']} failed)", flush=True)
+          f"first chunk; {single['tool_round_runs']} with a tool round left out, {len(single['failed'])} failed{' (' + ', '.join(single['failed']) + ')' if single['failed'] else ''})", flush=True)
     levels = []
     for count in args.people or [20]:
         level = run_level(args, stack, tokens, count)
