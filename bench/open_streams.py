@@ -4,8 +4,9 @@ Drives a RUNNING stack with no worker consuming (``bench/concurrency.sh --open-s
 starts one), so every reply stays pending and its event stream stays open, waiting, as a
 stream does while its reply runs. Posts N messages (one conversation each, the people's
 tokens in turn), opens the N streams, holds them ``--hold`` seconds, and prints: streams
-open, the web worker's resident memory before and with them, and the Redis connections
-the server holds (``INFO clients``) before and with them.
+open, the web worker's resident memory and threads before and with them, and the Redis
+connections the server holds (``INFO clients``) before and with them; then deletes what it
+created.
 
     python -m bench.open_streams --url http://127.0.0.1:8000 --tokens tokens.txt \\
         --web-pid 1234 --redis-url redis://... --streams 1000
@@ -112,7 +113,22 @@ async def run(args: argparse.Namespace) -> dict[str, Any]:
         before = {"web_worker_rss_mib": round(web_rss(args.web_pid), 1), "web_worker_threads": web_threads(args.web_pid),
                   "redis_clients": redis_clients(args.redis_url)}
         held = await hold_streams(client, replies, args.hold, args)
+        await delete_conversations(client, replies)
     return {"streams": args.streams, "before": before, "with_streams": held}
+
+
+async def delete_conversations(client: httpx.AsyncClient, replies: list[tuple[str, int]]) -> None:
+    """Delete what the run created: pending replies left behind would be queued again by the
+    next worker's watchdog, in the middle of the next benchmark."""
+    semaphore = asyncio.Semaphore(20)
+
+    async def one(token: str, reply: int) -> None:
+        headers = {"Authorization": f"Token {token}"}
+        async with semaphore:
+            message = (await client.get(f"messages/{reply}/", headers=headers)).json()
+            (await client.delete(f"conversations/{message['conversation']}/", headers=headers)).raise_for_status()
+
+    await asyncio.gather(*(one(token, reply) for token, reply in replies))
 
 
 def main() -> None:
