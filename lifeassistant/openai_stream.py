@@ -232,7 +232,7 @@ class LeanStream:
     def __iter__(self) -> Iterator[str]:
         texts, deadline, clock, loads = self._texts, self._deadline, time.monotonic, orjson.loads
         ended = False
-        gathering_since: float | None = None  # this thread's interval before the first text
+        previous_gather: float | None = None  # this thread's interval before the first text
         try:
             events = EventSource(self._response).iter_sse()
             for event in events:
@@ -259,8 +259,8 @@ class LeanStream:
                     text = delta.get("content")
                     if text:
                         texts.append(text)
-                        if gathering_since is None and self._gather_seconds > 0:
-                            gathering_since = set_gather_seconds(self._gather_seconds)  # the first text came at once
+                        if previous_gather is None and self._gather_seconds > 0:
+                            previous_gather = set_gather_seconds(self._gather_seconds)  # the first text came at once
                         yield text
                     if delta.get("tool_calls"):
                         self._add_tool_calls(delta["tool_calls"])
@@ -278,8 +278,8 @@ class LeanStream:
             self.close()
             raise _interrupted(f"a malformed chunk, {type(exc).__name__}") from exc
         finally:
-            if gathering_since is not None:
-                set_gather_seconds(gathering_since)
+            if previous_gather is not None:
+                set_gather_seconds(previous_gather)
         if not ended and self._finish_reason is None:
             # A stream cut where the connection's close ends the body reads as a normal end.
             self.close()
