@@ -2,7 +2,10 @@
 
 An async view (served under ASGI): the ownership check and the database reads run in
 ``sync_to_async`` before streaming and the connection is closed, so while it waits on
-the log (``XREAD BLOCK``) the view holds no thread and no database connection.
+the log (``XREAD BLOCK``) the view's code holds no database connection and runs no thread.
+The request still keeps one idle thread until the stream ends: Django's synchronous
+middleware run in a thread-sensitive context that lives as long as the response
+(``bash bench/concurrency.sh --open-streams 1000``: ~115 KiB a stream, docs/performance.md).
 """
 
 from __future__ import annotations
