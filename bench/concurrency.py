@@ -326,9 +326,10 @@ def single_runs(args: argparse.Namespace, stack: Stack, tokens: list[str]) -> di
     """One person at a time: the first is a warm-up (imports, pools, first queries)."""
     delay = float(stack.model_stats().get("first_chunk_delay", 0.0))
     conversation = asyncio.run(create_conversations(args.api, tokens[:1]))[0]
-    samples, excluded, failed = [], 0, []
+    samples, posted, at_model, excluded, failed = [], [], [], 0, []
     for number in range(args.single_runs + 1):
         person = Person(tokens[0], conversation, SHORT_TEXTS[number % len(SHORT_TEXTS)])
+        stack.model_stats(reset=True)  # its arrival time counts from here, as the POST does
         asyncio.run(burst(args.api, [person], args.timeout))
         if number == 0:
             continue
@@ -338,8 +339,21 @@ def single_runs(args: argparse.Namespace, stack: Stack, tokens: list[str]) -> di
             excluded += 1  # two model rounds and a tool before the first word
         else:
             samples.append(person.first_text - delay)
+            posted.append(person.posted)
+            at_model.extend(stack.model_stats().get("first_round_arrivals", [])[:1])
+
+    def median_ms(values: list[float]) -> float | None:
+        return 1000 * statistics.median(values) if values else None
+
+    # Where the time over the model goes: the POST's answer, the reply reaching the model
+    # (the worker's claim and prompt), then its first chunk's way to the reader.
     return {"model_first_chunk_delay_s": delay, "runs": args.single_runs, "tool_round_runs": excluded,
-            "failed": failed, "over_model_ms_p50": 1000 * statistics.median(samples) if samples else None}
+            "failed": failed, "over_model_ms_p50": median_ms(samples),
+            "posted_ms_p50": median_ms(posted), "at_model_ms_p50": median_ms(at_model)}
+
+
+def milliseconds(value: float | None) -> str:
+    return "-" if value is None else f"{value:.0f} ms"
 
 
 def seconds_text(value: float | None) -> str:
@@ -394,7 +408,8 @@ def main() -> None:
     single = single_runs(args, stack, tokens)
     over = single["over_model_ms_p50"]
     print(f"1 person, {single['runs']} replies after a warm-up: first text over the model's own first chunk "
-          f"p50 {'-' if over is None else f'{over:.0f} ms'} (model: {single['model_first_chunk_delay_s']} s to its "
+          f"p50 {'-' if over is None else f'{over:.0f} ms'} (POST answered {milliseconds(single['posted_ms_p50'])}, "
+          f"at the model {milliseconds(single['at_model_ms_p50'])}; model: {single['model_first_chunk_delay_s']} s to its "
           f"first chunk; {single['tool_round_runs']} with a tool round left out, {len(single['failed'])} failed{' (' + ', '.join(single['failed']) + ')' if single['failed'] else ''})", flush=True)
     levels = []
     for count in args.people or [20]:

@@ -27,9 +27,12 @@ import httpx
 from bench.load import children, memory_mib
 
 
-def web_rss(web_pid: int) -> float:
-    """The largest web worker's RSS in MiB (the gunicorn master's children)."""
-    return max((memory_mib(pid)["rss"] for pid in children(web_pid)), default=0.0)
+def web_memory(web_pid: int) -> dict[str, float]:
+    """The largest web worker's RSS and PSS in MiB (the gunicorn master's children). PSS
+    counts a page shared with the master (what ``--preload`` loaded) in part only."""
+    sizes = [memory_mib(pid) for pid in children(web_pid)]
+    largest = max(sizes, key=lambda size: size["rss"], default={"rss": 0.0, "pss": 0.0})
+    return {"rss": round(largest["rss"], 1), "pss": round(largest["pss"], 1)}
 
 
 def web_threads(web_pid: int) -> int:
@@ -95,7 +98,7 @@ async def hold_streams(client: httpx.AsyncClient, replies: list[tuple[str, int]]
         pass
     await asyncio.sleep(hold)
     figures["streams_open"] = open_now
-    figures["web_worker_rss_mib"] = round(web_rss(args.web_pid), 1)
+    figures["web_worker_mib"] = web_memory(args.web_pid)
     figures["web_worker_threads"] = web_threads(args.web_pid)
     figures["redis_clients"] = redis_clients(args.redis_url)
     for task in tasks:
@@ -110,7 +113,7 @@ async def run(args: argparse.Namespace) -> dict[str, Any]:
     async with httpx.AsyncClient(base_url=args.url.rstrip("/") + "/api/v1/", limits=limits,
                                  timeout=httpx.Timeout(60, read=None)) as client:
         replies = await post_messages(client, tokens, args.streams)
-        before = {"web_worker_rss_mib": round(web_rss(args.web_pid), 1), "web_worker_threads": web_threads(args.web_pid),
+        before = {"web_worker_mib": web_memory(args.web_pid), "web_worker_threads": web_threads(args.web_pid),
                   "redis_clients": redis_clients(args.redis_url)}
         held = await hold_streams(client, replies, args.hold, args)
         await delete_conversations(client, replies)
@@ -144,7 +147,8 @@ def main() -> None:
     figures = asyncio.run(run(args))
     before, held = figures["before"], figures["with_streams"]
     print(f"{figures['streams']} open streams on one web process: {held['streams_open']} open | web worker RSS "
-          f"{before['web_worker_rss_mib']} MiB before, {held['web_worker_rss_mib']} MiB with them | its threads "
+          f"{before['web_worker_mib']['rss']} MiB before, {held['web_worker_mib']['rss']} MiB with them (PSS "
+          f"{before['web_worker_mib']['pss']} → {held['web_worker_mib']['pss']} MiB) | its threads "
           f"{before['web_worker_threads']} before, {held['web_worker_threads']} with them | Redis connections "
           f"held {before['redis_clients']} before, {held['redis_clients']} with them")
     if args.json:

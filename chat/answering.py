@@ -9,11 +9,11 @@ from collections.abc import Callable
 from typing import Any
 
 from django.conf import settings
-from django.db import connection
 
 from documents.listing import AVAILABLE_DOCUMENTS_HEADING
 from documents.services import READ_DOCUMENT_TOOL, documents_section
 from lifeassistant import llm, tokens
+from lifeassistant.db import release_connections
 from lifeassistant.event_log import event_log
 from lifeassistant.text import join_sections
 from .light_context_store import remember_round
@@ -62,7 +62,7 @@ def answer(message: Message, *, restarted: bool = False, deadline: float | None 
     publish_status(message.pk, Message.Status.RUNNING, **({"restarted": True} if restarted else {}))
 
     def complete(messages: list[dict[str, Any]], tools_enabled: bool) -> llm.CompletionStream:
-        release_connection()  # the model takes seconds: nothing of the database waits with it
+        release_connections()  # the model takes seconds: nothing of the database waits with it
         return tracing.model_round(lambda: llm.stream_completion(
             messages, tools=tools if tools_enabled else None, temperature=message.temperature, note=note, deadline=deadline,
             gather_seconds=progress.batch_seconds,  # the text waits for its batch anyway
@@ -126,19 +126,12 @@ def new_progress(
     )
 
 
-def release_connection() -> None:
-    """Hand this thread's database connection back to the pool (one inside an atomic block
-    belongs to an enclosing transaction, a test's: it stays)."""
-    if not connection.in_atomic_block:
-        connection.close()
-
-
 def released(query: Callable[..., Any], *args: Any) -> Any:
     """Run a short query while the model streams, without keeping the connection."""
     try:
         return query(*args)
     finally:
-        release_connection()
+        release_connections()
 
 
 def name_conversation(message: Message, reply: str) -> None:

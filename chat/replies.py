@@ -39,10 +39,10 @@ from typing import Any
 
 from django.conf import settings
 from django.core.cache import cache
-from django.db import connection
 from django.db.models import Q
 from django.utils import timezone
 
+from lifeassistant.db import release_connections
 from lifeassistant.observability import metrics
 
 from .actions import withdraw_for_failed_reply, withdraw_for_stopped_reply
@@ -343,5 +343,4 @@ def _watch(requeue: Requeue) -> None:
         except Exception:
             logger.exception("reply watchdog pass failed")
         finally:
-            if not connection.in_atomic_block:
-                connection.close()  # back to the pool until the next pass
+            release_connections()  # back to the pool until the next pass

@@ -28,6 +28,7 @@ from .failures import Failure
 from .language import django_language
 from .models import Message
 from .reply_progress import publish_final
+from lifeassistant.db import release_connections
 from lifeassistant.llm import LLMError
 from lifeassistant.observability import logs, metrics
 
@@ -79,15 +80,6 @@ def run_reply(message_id: int, *, redelivered: bool = False, restarted: bool = F
             logger.exception("tool loop for message %s crashed", message_id)
             replies.fail(message, Failure.INTERNAL, f"{type(exc).__name__}: {exc}")
 
-
-def release_connections() -> None:
-    """Hand this thread's connections back to the pool, as Django does between requests:
-    the next query takes one the pool has checked, so a connection PostgreSQL dropped
-    meanwhile is not used, and hundreds of reply threads share a pool of ten. A task run
-    inside a transaction (a test, a caller's atomic block) keeps its connection."""
-    for connection in connections.all(initialized_only=True):
-        if not connection.in_atomic_block:
-            connection.close()
 
 
 def requeue(message_id: int, restarted: bool) -> None:

@@ -1,15 +1,21 @@
 """ASGI entry point: the server of `make run` and of production (streaming needs it).
 
 With DEBUG on, the static files of the apps are served here too, as ``runserver`` does.
+Event streams are served on a few shared threads (``lifeassistant.stream_lanes``).
 """
 
 import os
+from typing import Any
 
+import django
 from django.conf import settings
-from django.core.asgi import get_asgi_application
 
 os.environ.setdefault("DJANGO_SETTINGS_MODULE", "lifeassistant.settings")
-application = get_asgi_application()
+django.setup(set_prefix=False)  # as django.core.asgi.get_asgi_application does
+
+from .stream_lanes import LanedASGIHandler  # noqa: E402  (after the apps loaded)
+
+application: Any = LanedASGIHandler()
 
 from .observability import tracing  # noqa: E402  (after the apps loaded)
 from .warmup import warm_up  # noqa: E402

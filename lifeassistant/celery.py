@@ -24,10 +24,15 @@ def import_the_model_gateway(**_: Any) -> None:
     the parent holds now out of the collector's sight, so the children's collections
     leave the inherited pages alone (the pattern the ``gc`` documentation gives for
     fork without exec).
+
+    The apps' warm-up steps run here too (``lifeassistant.warmup``: the skill catalog, the
+    model's window, the broker transport), so the first burst of replies does not build them.
     """
     from .llm import litellm_module
+    from .warmup import warm_up
 
     litellm_module()
+    warm_up()
     gc.collect()
     gc.freeze()
 

@@ -1,4 +1,5 @@
-"""Database conflicts that a second attempt resolves: a serialization failure or a deadlock."""
+"""Database helpers: conflicts that a second attempt resolves (a serialization failure or a
+deadlock), and handing a thread's connections back."""
 
 from __future__ import annotations
 
@@ -6,7 +7,7 @@ import logging
 from collections.abc import Callable
 from typing import TypeVar
 
-from django.db import OperationalError
+from django.db import OperationalError, connections
 
 logger = logging.getLogger(__name__)
 
@@ -30,3 +31,14 @@ def retry_once_on_conflict(work: Callable[[], T]) -> T:
             raise
         logger.warning("transaction aborted (%s), retrying once", getattr(exc.__cause__, "sqlstate", "?"))
         return work()
+
+
+def release_connections() -> None:
+    """Hand this thread's database connections back to the pool, as Django does between
+    requests: the next query takes one the pool has checked, so a connection PostgreSQL
+    dropped meanwhile is not used, and hundreds of threads waiting on something else (a
+    model, an event stream) share a pool of ten. A connection inside an atomic block
+    belongs to an enclosing transaction (a test's, a caller's): it stays with its owner."""
+    for connection in connections.all(initialized_only=True):
+        if not connection.in_atomic_block:
+            connection.close()

@@ -1,5 +1,6 @@
 """Settings, read from the environment with embedded defaults (see README)."""
 
+import sys
 from pathlib import Path
 
 from django.core.exceptions import ImproperlyConfigured
@@ -29,9 +30,14 @@ if not SECRET_KEY:
 ALLOWED_HOSTS = env_list("ALLOWED_HOSTS", ["127.0.0.1", "localhost", "testserver"])
 CSRF_TRUSTED_ORIGINS = env_list("CSRF_TRUSTED_ORIGINS", [])
 
+# daphne's app replaces `runserver` (Django's is WSGI: a reply's stream would arrive whole
+# at its end) with one serving the ASGI app. Listed only for that command: it imports
+# Twisted, ~29 MiB in every process, which the production servers (gunicorn's uvicorn
+# workers, the Celery worker) never use.
+RUNSERVER = sys.argv[1:2] == ["runserver"]
+
 INSTALLED_APPS = [
-    # First, so its `runserver` (ASGI, replies stream) replaces Django's (WSGI, buffered).
-    "daphne",
+    *(["daphne"] if RUNSERVER else []),  # first, so its runserver is the one found
     "chat.admin_config.AdminConfig",  # django.contrib.admin with the throttled sign-in
     "django.contrib.auth",
     "django.contrib.contenttypes",

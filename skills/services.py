@@ -17,6 +17,7 @@ from typing import Any, Protocol
 from django.conf import settings
 from django.utils import timezone
 
+from lifeassistant.db import release_connections
 from lifeassistant.tokens import count_tokens
 from lifeassistant.tools import REGISTRY
 
@@ -77,6 +78,16 @@ def current_catalog() -> Catalog:
         catalog = Catalog(version, definitions, compile_matcher(definitions))
         _process.catalog = catalog
         return catalog
+
+
+def load_catalog() -> None:
+    """Build the catalog before serving (a ``lifeassistant.warmup`` step): compiling every
+    trigger holds the GIL for tens of milliseconds, which the first burst's requests would
+    otherwise each wait for. Its database connection is closed, so none crosses a fork."""
+    try:
+        current_catalog()
+    finally:
+        release_connections()
 
 
 @dataclass(frozen=True)

@@ -3,9 +3,9 @@
 An async view (served under ASGI): the ownership check and the database reads run in
 ``sync_to_async`` before streaming and the connection is closed, so while it waits on
 the log (``XREAD BLOCK``) the view's code holds no database connection and runs no thread.
-The request still keeps one idle thread until the stream ends: Django's synchronous
-middleware run in a thread-sensitive context that lives as long as the response
-(``bash bench/concurrency.sh --open-streams 1000``: ~115 KiB a stream, docs/performance.md).
+Its synchronous steps (the middleware's too) run on the process's shared stream lanes
+(``lifeassistant.stream_lanes``), not on a thread of the request's own that would idle
+as long as the stream is open (``bash bench/concurrency.sh --open-streams 1000``).
 """
 
 from __future__ import annotations
@@ -17,7 +17,6 @@ from typing import Any
 
 from asgiref.sync import sync_to_async
 from django.conf import settings
-from django.db import close_old_connections, connection
 from django.http import HttpRequest, HttpResponse, HttpResponseBase, JsonResponse, StreamingHttpResponse
 from django.utils import translation
 from django.utils.translation import gettext_lazy, gettext as _
@@ -25,8 +24,10 @@ from django.views.decorators.csrf import csrf_exempt
 from rest_framework.exceptions import AuthenticationFailed
 from rest_framework.request import Request
 
+from lifeassistant.db import release_connections
 from lifeassistant.event_log import Event, EventLog, EventLogUnavailable, event_log, parse_id
 from lifeassistant.observability.metrics import counted_stream
+from lifeassistant.stream_lanes import shares_threads
 from ..models import FINAL_STATUSES, Message
 from ..replies import fail_if_overdue
 from ..reply_progress import ended_reply, publish_final
@@ -47,6 +48,8 @@ class Opening:
 
 # Only GET streams; any other method is a JSON 405 from the view, not the CSRF check's
 # HTML 403 (a token-authenticated POST carries no CSRF token). Nothing here writes.
+# Its synchronous steps are short and release their connection: it shares threads.
+@shares_threads
 @csrf_exempt
 async def reply_events(request: HttpRequest, pk: int) -> HttpResponseBase:
     if request.method != "GET":
@@ -70,7 +73,7 @@ def _open(request: HttpRequest, pk: int) -> Opening:
     try:
         return _check(request, pk)
     finally:
-        _release_connection()  # nothing of the database is held while the stream waits
+        release_connections()  # nothing of the database is held while the stream waits
 
 
 def _check(request: HttpRequest, pk: int) -> Opening:
@@ -160,7 +163,7 @@ def final_message(pk: int, language: str | None) -> dict[str, Any]:
         with translation.override(language):
             return dict(MessageSerializer(ended.message, context={"relations": ended.relations}).data)
     finally:
-        _release_connection()
+        release_connections()
 
 
 def _error_event(after: str | None, text: Any, language: str | None, **values: Any) -> str:
@@ -173,8 +176,6 @@ def _end_from_database(pk: int) -> bool:
     is overdue (``fail_if_overdue``); False when the reply no longer exists. A running
     reply costs two queries per heartbeat."""
     try:
-        if not connection.in_atomic_block:
-            close_old_connections()
         status = Message.objects.filter(pk=pk).values_list("status", flat=True).first()
         if status in FINAL_STATUSES:
             publish_final(pk)
@@ -182,15 +183,7 @@ def _end_from_database(pk: int) -> bool:
             fail_if_overdue(pk)  # publishes its end when it was
         return status is not None
     finally:
-        _release_connection()
-
-
-def _release_connection() -> None:
-    """Close this thread's database connection. A connection inside an atomic block
-    belongs to an enclosing transaction (a test's, when the view runs on the test's
-    thread), which closing would break: that one is left to its owner."""
-    if not connection.in_atomic_block:
-        connection.close()
+        release_connections()
 
 
 def format_event(event: Event) -> str:

@@ -105,16 +105,15 @@ def base_url(live_server: Any) -> Iterator[str]:
     it opens the test database to other threads.)"""
     import uvicorn
     from django.contrib.staticfiles.handlers import ASGIStaticFilesHandler
-    from django.core.asgi import get_asgi_application
-
     from documents.language import detect_language
+    from lifeassistant.stream_lanes import LanedASGIHandler
 
     # Loading the language model takes seconds: done here, the first test's send does not time out.
     detect_language("Bom dia, quanto eu gastei no mercado este mês?")
     with socket.socket() as probe:
         probe.bind(("127.0.0.1", 0))
         port = probe.getsockname()[1]
-    app = ASGIStaticFilesHandler(get_asgi_application())
+    app = ASGIStaticFilesHandler(LanedASGIHandler())  # lifeassistant/asgi.py's handler
     server = uvicorn.Server(
         uvicorn.Config(
             app, host="127.0.0.1", port=port, log_level="warning", lifespan="off"

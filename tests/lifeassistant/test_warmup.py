@@ -10,10 +10,22 @@ from chat.tasks import load_broker_transport
 from documents.language import load_model
 from lifeassistant import warmup
 from lifeassistant.llm import max_input_tokens
+from skills import services as skill_services
+from skills.services import load_catalog
 
 
-def test_the_apps_register_the_language_model_the_model_window_and_the_broker() -> None:
-    assert {load_model, max_input_tokens, load_broker_transport} <= set(warmup._steps)
+def test_the_apps_register_the_language_model_the_model_window_the_broker_and_the_skills() -> None:
+    assert {load_model, max_input_tokens, load_broker_transport, load_catalog} <= set(warmup._steps)
+
+
+def test_after_the_warm_up_a_message_s_routing_compiles_no_trigger(monkeypatch: pytest.MonkeyPatch, shipped_skills: None) -> None:
+    monkeypatch.setattr(skill_services, "_process", skill_services._CatalogCache())  # as in a new process
+    warmup.warm_up()
+    compiled = []
+    monkeypatch.setattr(skill_services, "compile_matcher", lambda skills: compiled.append(skills))
+    catalog = skill_services.current_catalog()
+    assert compiled == []
+    assert "finance" in catalog.matcher.match("gastei 50 reais no mercado")
 
 
 def test_a_failing_step_is_logged_and_the_others_still_run(monkeypatch: pytest.MonkeyPatch, caplog) -> None:

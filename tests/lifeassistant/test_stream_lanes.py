@@ -1,0 +1,74 @@
+"""Open event streams share a few threads (lifeassistant/stream_lanes.py).
+
+Each open stream used to keep an idle thread of its own for as long as it was open (Django
+runs a request's synchronous middleware on a thread that lives until its response ends):
+1,000 readers were 1,000 threads. A view marked ``@shares_threads`` runs on the lanes.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import threading
+from typing import Any
+
+import pytest
+from asgiref.sync import async_to_sync
+from asgiref.testing import ApplicationCommunicator
+
+from chat.api.streaming import reply_events
+from lifeassistant.stream_lanes import LANES, LanedASGIHandler
+from tests.lifeassistant import lanes_urls
+
+
+@pytest.fixture
+def handler(settings: Any) -> LanedASGIHandler:
+    settings.ROOT_URLCONF = "tests.lifeassistant.lanes_urls"
+    settings.ALLOWED_HOSTS = ["testserver"]
+    lanes_urls.threads_seen.clear()
+    return LanedASGIHandler()
+
+
+def _scope(path: str) -> dict[str, Any]:
+    return {
+        "type": "http", "asgi": {"version": "3.0"}, "http_version": "1.1", "method": "GET", "scheme": "http",
+        "path": path, "raw_path": path.encode(), "root_path": "", "query_string": b"",
+        "headers": [(b"host", b"testserver")], "server": ("testserver", 80), "client": ("127.0.0.1", 50000),
+    }
+
+
+async def _open_then_end(handler: LanedASGIHandler, paths: list[str]) -> tuple[int, list[bytes]]:
+    """Open a stream at each path, then end them: (threads more while all were open, bodies)."""
+    lanes_urls.release = asyncio.Event()
+    before = threading.active_count()
+    communicators = [ApplicationCommunicator(handler, _scope(path)) for path in paths]
+    for communicator in communicators:
+        await communicator.send_input({"type": "http.request", "body": b"", "more_body": False})
+    for communicator in communicators:
+        assert (await communicator.receive_output(5))["status"] == 200
+        assert (await communicator.receive_output(5))["body"] == b"open\n"
+    threads_added = threading.active_count() - before
+    lanes_urls.release.set()
+    bodies = []
+    for communicator in communicators:
+        bodies.append((await communicator.receive_output(5))["body"])
+        await communicator.wait(5)
+    return threads_added, bodies
+
+
+def test_twenty_open_streams_of_a_sharing_view_hold_no_thread_each(handler: LanedASGIHandler) -> None:
+    threads_added, bodies = async_to_sync(_open_then_end)(handler, [f"/shared/{n}/" for n in range(20)])
+
+    assert bodies == [b"done\n"] * 20  # each stream still streams to its end
+    assert len(set(lanes_urls.threads_seen)) <= LANES
+    assert threads_added <= LANES
+
+
+def test_a_view_not_marked_keeps_a_thread_of_its_own_per_request(handler: LanedASGIHandler) -> None:
+    threads_added, _ = async_to_sync(_open_then_end)(handler, [f"/own/{n}/" for n in range(6)])
+
+    assert len(set(lanes_urls.threads_seen)) == 6  # Django's behaviour, left as it is
+    assert threads_added >= 6
+
+
+def test_the_reply_event_stream_shares_threads() -> None:
+    assert getattr(reply_events, "shares_threads", False)
