@@ -164,9 +164,12 @@ async def follow(client: httpx.AsyncClient, person: Person, timeout: float) -> N
     headers = {"Authorization": f"Token {person.token}"}
     started = time.perf_counter()
     try:
-        response = await client.post(f"conversations/{person.conversation}/messages/", json={"content": person.text},
-                                     headers=headers)
-    except httpx.HTTPError:
+        # Bounded as a whole like the stream: a server that never answers ends the run, not hangs it.
+        response = await asyncio.wait_for(
+            client.post(f"conversations/{person.conversation}/messages/", json={"content": person.text}, headers=headers),
+            timeout,
+        )
+    except (httpx.HTTPError, asyncio.TimeoutError):
         person.final = "post"
         return
     person.post_status = response.status_code
@@ -326,7 +329,10 @@ def single_runs(args: argparse.Namespace, stack: Stack, tokens: list[str]) -> di
     """One person at a time: the first is a warm-up (imports, pools, first queries)."""
     delay = float(stack.model_stats().get("first_chunk_delay", 0.0))
     conversation = asyncio.run(create_conversations(args.api, tokens[:1]))[0]
-    samples, posted, at_model, excluded, failed = [], [], [], 0, []
+    samples: list[float] = []
+    posted: list[float] = []
+    at_model: list[float] = []
+    excluded, failed = 0, []
     for number in range(args.single_runs + 1):
         person = Person(tokens[0], conversation, SHORT_TEXTS[number % len(SHORT_TEXTS)])
         stack.model_stats(reset=True)  # its arrival time counts from here, as the POST does
@@ -339,7 +345,7 @@ def single_runs(args: argparse.Namespace, stack: Stack, tokens: list[str]) -> di
             excluded += 1  # two model rounds and a tool before the first word
         else:
             samples.append(person.first_text - delay)
-            posted.append(person.posted)
+            posted.append(person.posted or 0.0)
             at_model.extend(stack.model_stats().get("first_round_arrivals", [])[:1])
 
     def median_ms(values: list[float]) -> float | None:

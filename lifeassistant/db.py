@@ -42,3 +42,17 @@ def release_connections() -> None:
     for connection in connections.all(initialized_only=True):
         if not connection.in_atomic_block:
             connection.close()
+
+
+def close_connections_and_pools() -> None:
+    """Close this process's database connections and their pools, as a process about to
+    fork must (gunicorn's ``--preload`` warm-up): a child inheriting them would share the
+    parent's sockets with its siblings, two processes on one connection, and a pool's
+    threads do not survive the fork. The next query opens a new pool."""
+    for connection in connections.all(initialized_only=True):
+        if connection.in_atomic_block:
+            continue  # a caller's transaction (a test's) stays with its owner
+        connection.close()
+        close_pool = getattr(connection, "close_pool", None)  # PostgreSQL's, when pooled
+        if close_pool is not None:
+            close_pool()

@@ -17,7 +17,7 @@ from typing import Any, Protocol
 from django.conf import settings
 from django.utils import timezone
 
-from lifeassistant.db import release_connections
+from lifeassistant.db import close_connections_and_pools
 from lifeassistant.tokens import count_tokens
 from lifeassistant.tools import REGISTRY
 
@@ -83,11 +83,11 @@ def current_catalog() -> Catalog:
 def load_catalog() -> None:
     """Build the catalog before serving (a ``lifeassistant.warmup`` step): compiling every
     trigger holds the GIL for tens of milliseconds, which the first burst's requests would
-    otherwise each wait for. Its database connection is closed, so none crosses a fork."""
+    otherwise each wait for. Its connection and pool are closed: none may cross a fork."""
     try:
         current_catalog()
     finally:
-        release_connections()
+        close_connections_and_pools()
 
 
 @dataclass(frozen=True)

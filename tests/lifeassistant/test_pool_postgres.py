@@ -86,3 +86,24 @@ def test_healthz_answers_ok_as_a_fresh_processs_first_request(client) -> None:
     response = client.get("/healthz")
     assert response.status_code == 200, response.json()
     assert response.json()["database"] == "ok"
+
+
+def test_the_warm_up_leaves_no_connection_for_forked_workers_to_share() -> None:
+    """Under gunicorn's --preload the warm-up runs in the parent, before it forks the web
+    workers. A pooled connection it left open was inherited by both: two processes on one
+    socket, and a benchmark's burst hung on it (503s, then nothing)."""
+    if connection.vendor != "postgresql":
+        pytest.skip("needs DATABASE_URL=postgres://...")
+    from lifeassistant import warmup
+
+    connection.close()
+    warmup.warm_up()  # the skill catalog's step reads the skills
+
+    params = connection.get_connection_params()
+    params.pop("cursor_factory", None)
+    params.pop("context", None)
+    with psycopg.connect(**params, autocommit=True) as admin:
+        others = admin.execute(
+            "SELECT count(*) FROM pg_stat_activity WHERE datname = current_database() AND pid <> pg_backend_pid()"
+        ).fetchone()
+    assert others == (0,)
