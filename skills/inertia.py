@@ -40,7 +40,11 @@ d. fires a domain while a companion skill is still active: the feeling stays wit
    the topic that follows it, most plainly when the message goes on from the last
    one ("estou muito ansiosa" then "e as parcelas do cartão estão todas atrasadas":
    counselor, finance; "I feel so alone" then "but my husband doesn't notice":
-   counselor, relationships).
+   counselor, relationships). A message looking up a figure in the user's own records
+   (:data:`LOOKS_UP`: "quanto eu gastei…", "how much did I spend…", "¿cuánto pagué…?")
+   is a plain question, not the topic of the feeling: "tenho reunião com o diretor e tô
+   nervoso" then "quanto eu gastei de gasolina essa semana?" is finance alone, unless it
+   opens with a conjunction or refers back (b) ("e quanto gastei com isso?").
 
 A message that sets aside a topic still kept ("não quero falar de dinheiro agora" while
 finance is active, :data:`~skills.matching.SETS_ASIDE`) leaves that skill behind; the
@@ -100,6 +104,20 @@ def _phrases_regex(phrases: Iterable[str]) -> re.Pattern[str]:
     return re.compile(r"(?<!\w)(?:" + "|".join(alternatives) + r")(?!\w)")
 
 
+# Questions looking up a figure in the user's own records ("quanto eu gastei de gasolina
+# essa semana?"): a feeling still kept does not follow such a plain question (rule d).
+LOOKS_UP: tuple[str, ...] = (
+    "quanto eu gastei", "quanto gastei", "quanto eu paguei", "quanto paguei", "quanto eu recebi",
+    "quanto recebi", "quanto ja gastei", "quanto eu ja gastei", "quanto eu bebi", "quanto bebi",
+    "quanto eu dormi", "quanto dormi", "quanto eu corri", "quanto corri",
+    "how much did i spend", "how much have i spent", "how much did i pay", "how much have i paid",
+    "how much did i put on", "how much did i withdraw", "how much did i drink", "how much did i sleep",
+    "how much did i run", "how far did i run",
+    "cuanto gaste", "cuanto he gastado", "cuanto pague", "cuanto he pagado", "cuanto dormi",
+    "cuanto corri", "cuanto bebi",
+)
+
+
 # Conjunctions by which a message OPENING with them goes on from the last one ("e as
 # parcelas...", "but my boss...", "y encima..."); mid-sentence they say nothing.
 CONTINUES: tuple[str, ...] = ("e", "mas", "porem", "so que", "and", "but", "plus", "y", "pero")
@@ -128,6 +146,7 @@ _CONTINUES = re.compile(
     r"^\W*(?:(?:ah|ah sim|ok|tipo)\W+)?(?:" + "|".join(re.escape(word) for word in CONTINUES) + r")(?!\w)"
 )
 _CHANGES_TOPIC = _phrases_regex(CHANGES_TOPIC)
+_LOOKS_UP = _phrases_regex(LOOKS_UP)
 
 
 class Cue(Enum):
@@ -136,19 +155,24 @@ class Cue(Enum):
     NONE = "none"
     REFERS_BACK = "refers_back"
     CHANGES_TOPIC = "changes_topic"
+    LOOKS_UP = "looks_up"
 
 
 def topic_cue(text: str) -> Cue:
     """Tell whether ``text`` announces a new subject, refers back (or opens with a
-    conjunction, which ties it to the last message the same way), or neither.
+    conjunction, which ties it to the last message the same way), looks up a figure in
+    the user's records (:data:`LOOKS_UP`), or none of these.
 
-    An announced change wins over a back-reference ("mudando de assunto, isso...").
+    An announced change wins over a back-reference ("mudando de assunto, isso..."), and
+    a back-reference over a look-up ("e quanto gastei com isso?").
     """
     normalized = normalize(text)
     if _CHANGES_TOPIC.search(normalized) or _OPENS_NEW_TOPIC.search(normalized):
         return Cue.CHANGES_TOPIC
     if _REFERS_BACK.search(_THIS_TIME_FRAME.sub(" ", normalized)) or _CONTINUES.search(normalized):
         return Cue.REFERS_BACK
+    if _LOOKS_UP.search(normalized):
+        return Cue.LOOKS_UP
     return Cue.NONE
 
 
@@ -280,7 +304,7 @@ def _topics_co_occur(
         bool(fired & {skill.name for skill in kept})
         or cue is Cue.REFERS_BACK
         or not fired.isdisjoint(COMPANION_SKILLS)
-        or any(skill.name in COMPANION_SKILLS for skill in kept)
+        or (cue is not Cue.LOOKS_UP and any(skill.name in COMPANION_SKILLS for skill in kept))
     )
 
 

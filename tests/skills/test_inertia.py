@@ -263,6 +263,21 @@ def test_a_feeling_stays_through_quiet_messages_and_joins_the_next_topic():
     assert names(decisions[3]) == ["counselor", "relationships"]
 
 
+def test_a_feeling_does_not_follow_a_look_up_in_the_users_records():
+    # "tenho reunião com o diretor e tô nervoso" ... "quanto eu gastei de gasolina essa semana?"
+    professional = make_skill("professional", priority=3)
+    skills = [*SKILLS, professional]
+    first = decide(skills, {"counselor": ("nervos",), "professional": ("reuniao",)}, EMPTY_STATE, now=NOW)
+    second = decide(skills, {"finance": ("gastei",)}, first.state, now=NOW, cue=Cue.LOOKS_UP)
+    assert (names(second), second.reason) == (["finance"], "trigger")
+    # "tô muito ansiosa" ... "quanto gastei esse mês?": nor a feeling that came alone.
+    decisions = run_cued([({"counselor": ("ansios",)}, Cue.NONE), ({"finance": ("gastei",)}, Cue.LOOKS_UP)])
+    assert names(decisions[1]) == ["finance"]
+    # A feeling fired by the look-up itself still joins the topic at hand.
+    decisions = run_cued([({"finance": ("divida",)}, Cue.NONE), ({"finance": ("gastei",), "counselor": ("medo",)}, Cue.LOOKS_UP)])
+    assert names(decisions[1]) == ["counselor", "finance"]
+
+
 def test_a_new_subject_announced_after_a_feeling_leaves_the_feeling_behind():
     # "estou muito ansiosa" ... "mudando de assunto, quanto gastei esse mês?"
     decisions = run_cued([({"counselor": ("ansios",)}, Cue.NONE), ({"finance": ("gastei",)}, Cue.CHANGES_TOPIC)])
@@ -373,6 +388,14 @@ def test_an_explicit_skill_does_not_combine_with_inertia():
         ("I have a dentist appointment this Friday", Cue.NONE),
         ("this is killing me", Cue.REFERS_BACK),
         ("and this weekend too", Cue.REFERS_BACK),
+        # Looking up a figure in one's own records; a back-reference or an opening
+        # conjunction wins, and an announced change wins over both.
+        ("quanto eu gastei de gasolina essa semana?", Cue.LOOKS_UP),
+        ("How much did I put on my Amex this month?", Cue.LOOKS_UP),
+        ("¿cuánto pagué en enero?", Cue.LOOKS_UP),
+        ("e quanto gastei com isso?", Cue.REFERS_BACK),
+        ("by the way, how much did I spend on groceries?", Cue.CHANGES_TOPIC),
+        ("quanto custa uma consulta?", Cue.NONE),
     ],
 )
 def test_topic_cue_reads_back_references_and_announced_changes_as_whole_words(text, cue):
