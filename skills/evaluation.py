@@ -5,6 +5,12 @@ A labelled file is JSON Lines, one sample or one conversation per line::
     {"text": "gastei 50 reais", "skills": ["finance"], "preferences": {"x": true}}
     {"conversation": [{"text": "...", "skills": [...]}, ...], "preferences": {...}}
 
+A line that states no ``preferences`` is scored for a user who turned every optional skill
+on (``requires_user_preference``): its labeller did not restrict the user, as the shared
+development set's labels read ("Quero me aproximar mais de Deus" is spiritual there, and
+the same question with ``christian_perspective`` false is general). A line that states
+preferences is scored with exactly those (an unnamed one is off).
+
 Single messages start from an empty inertia state; the turns of a conversation carry
 the state from one turn to the next, so inertia is evaluated too. Each message or
 turn counts as one sample. A sample is right when the set of active skill names
@@ -178,17 +184,22 @@ def evaluate(
     skills: Sequence[SkillDefinition],
     *,
     inertia_messages: int = DEFAULT_INERTIA_MESSAGES,
+    unstated_preferences_on: bool = True,
 ) -> EvaluationReport:
     """Detect the skills of every labelled sample and score them against the labels.
 
-    Raises ValueError when a line has neither ``text`` nor ``conversation``.
+    ``unstated_preferences_on`` False scores a line without ``preferences`` as a new
+    user's, with every optional skill off. Raises ValueError when a line has neither
+    ``text`` nor ``conversation``.
     """
     matcher = compile_matcher(skills)
+    every_preference = {skill.requires_user_preference: True for skill in skills if skill.requires_user_preference}
+    unstated = every_preference if unstated_preferences_on else {}
     counts: dict[str, list[int]] = {}
     misses: list[Miss] = []
     n = exact = turns = turns_exact = 0
     state = EMPTY_STATE
-    for sample in _samples(lines):
+    for sample in _samples(lines, unstated):
         if not sample.continues_conversation:
             state = EMPTY_STATE
         got, state = _detect(sample, matcher, skills, state, inertia_messages)
@@ -240,10 +251,12 @@ def _count(counts: dict[str, list[int]], expected: frozenset[str], got: frozense
             counts.setdefault(name, [0, 0, 0])[outcome] += 1
 
 
-def _samples(lines: Iterable[Mapping[str, Any]]) -> Iterator[_Sample]:
-    """Flatten single messages and conversation turns into samples."""
+def _samples(lines: Iterable[Mapping[str, Any]], unstated: Mapping[str, bool]) -> Iterator[_Sample]:
+    """Flatten single messages and conversation turns into samples (``unstated``: the
+    preferences of a line that states none)."""
     for index, line in enumerate(lines, start=1):
-        preferences = line.get("preferences") or {}
+        stated = line.get("preferences")
+        preferences = unstated if stated is None else stated
         if "conversation" in line:
             for turn_index, turn in enumerate(line["conversation"]):
                 yield _sample(turn, preferences, turn_index=turn_index, where=f"line {index}")

@@ -70,11 +70,21 @@ def test_preferences_of_a_line_are_passed_to_detection():
     report = evaluate(
         [
             {"text": "quero rezar", "skills": ["spiritual"], "preferences": {"christian_perspective": True}},
-            {"text": "quero rezar", "skills": ["general"]},
+            {"text": "quero rezar", "skills": ["general"], "preferences": {"christian_perspective": False}},
+            {"text": "quero rezar", "skills": ["general"], "preferences": {}},
         ],
         SKILLS,
     )
     assert report.exact_match == 1.0
+
+
+def test_a_line_stating_no_preferences_is_scored_with_every_optional_skill_on_unless_asked_otherwise():
+    """As the shared development set labels it: "Quero me aproximar mais de Deus", with no
+    preferences, is spiritual; with christian_perspective false, general."""
+    unstated = [{"text": "quero rezar", "skills": ["spiritual"]}]
+
+    assert evaluate(unstated, SKILLS).exact_match == 1.0
+    assert evaluate(unstated, SKILLS, unstated_preferences_on=False).exact_match == 0.0
 
 
 def test_a_conversation_carries_inertia_across_its_turns():
@@ -175,14 +185,19 @@ def test_the_shipped_skills_route_the_dev_set_with_at_least_95_percent_exact_mat
     assert report.exact_match >= REQUIRED_EXACT_MATCH, format_report(report)
 
 
+NEW_USER_LABELLED = {"routing-dev-2.jsonl", "routing-dev-3.jsonl", "routing-dev-4.jsonl", "routing-dev-5.jsonl"}
+
+
 @pytest.mark.parametrize(
     ("name", "floor"), [("routing-dev-2.jsonl", 0.91), ("routing-dev-3.jsonl", 0.955), ("routing-dev-4.jsonl", 0.885),
      ("routing-dev-5.jsonl", 0.85), ("routing-dev-6.jsonl", 0.99), ("routing-dev-7.jsonl", 0.99),
-     ("routing-dev-8.jsonl", 0.99), ("routing-dev-9.jsonl", 0.91), ("routing-holdout-3.jsonl", 0.98)]
+     ("routing-dev-8.jsonl", 0.99), ("routing-dev-9.jsonl", 0.95), ("routing-holdout-3.jsonl", 0.98)]
 )
 def test_the_shipped_skills_route_the_later_dev_sets_above_their_floor(name, floor):
     """All written blind (68.7%, 78.0%, 65.7%, 69.3%, 79.1%, 80.6%, 68.9%, 79.1% and 79.0% then); now tuned against,
-    so floors against regressions."""
+    so floors against regressions. dev-2 to dev-5 were labelled for a new user (a line without
+    preferences has every optional skill off: church and psalms are general there)."""
     skills = [parsed.definition for _, parsed in read_skill_dir(REPO / "skills" / "definitions") if parsed.definition]
-    report = evaluate(load_jsonl(REPO / "tests" / "data" / name), skills)
+    new_user = name in NEW_USER_LABELLED
+    report = evaluate(load_jsonl(REPO / "tests" / "data" / name), skills, unstated_preferences_on=not new_user)
     assert report.exact_match >= floor, format_report(report)

@@ -30,6 +30,13 @@ class Command(BaseCommand):
             action="store_true",
             help='Print one JSON object: {"n", "exact_match", "per_skill", "misses", ...}.',
         )
+        parser.add_argument(
+            "--unstated-preferences",
+            choices=("on", "off"),
+            default="on",
+            help="How a line without 'preferences' is scored: 'on' (default), for a user with every "
+            "optional skill turned on (its labeller did not restrict the user); 'off', as a new user.",
+        )
 
     def handle(self, *args: Any, **options: Any) -> None:
         file: Path = options["file"]
@@ -46,7 +53,9 @@ class Command(BaseCommand):
                 "or manage.py bootstrap)."
             )
         inertia = settings.SKILL_INERTIA_MESSAGES
-        report = evaluate(lines, skills, inertia_messages=inertia)
+        report = evaluate(
+            lines, skills, inertia_messages=inertia, unstated_preferences_on=options["unstated_preferences"] == "on"
+        )
         if options["json"]:
             figures = {**report.as_dict(), "skills": len(skills), "inertia_messages": inertia}
             self.stdout.write(json.dumps(figures, ensure_ascii=False, indent=2))
