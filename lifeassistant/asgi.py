@@ -29,9 +29,9 @@ if settings.CELERY_TASK_ALWAYS_EAGER and settings.EMBEDDED_REPLY_THREADS:
     # Import it now, before serving: imported under load, its logging hooks (run by the
     # server's access log) import litellm modules that a reply thread is importing too,
     # and both fail. With a broker the Celery worker imports it instead (celery.py).
-    from .llm import litellm_module
+    from .llm import load_for_replies
 
-    litellm_module()
+    load_for_replies()
 
 if settings.DEBUG:
     from django.contrib.staticfiles.handlers import ASGIStaticFilesHandler

@@ -28,10 +28,10 @@ def import_the_model_gateway(**_: Any) -> None:
     The apps' warm-up steps run here too (``lifeassistant.warmup``: the skill catalog, the
     model's window, the broker transport), so the first burst of replies does not build them.
     """
-    from .llm import litellm_module
+    from .llm import load_for_replies
     from .warmup import warm_up
 
-    litellm_module()
+    load_for_replies()
     warm_up()
     gc.collect()
     gc.freeze()

@@ -85,6 +85,18 @@ def litellm_module() -> ModuleType:
     return _litellm_loaded
 
 
+def load_for_replies() -> None:
+    """What a process that answers replies loads before its first: litellm, and on an
+    OpenAI-compatible endpoint the lean reader's endpoint and its HTTP client (its TLS
+    context alone is tens of milliseconds, which the first burst's replies waited for
+    behind a lock)."""
+    litellm_module()
+    if _lean_endpoint() is not None:
+        from . import openai_stream
+
+        openai_stream.shared_client()
+
+
 def _load_litellm() -> ModuleType:
     with litellm_patches.deferred_pydantic_model_builds():
         import litellm

@@ -49,6 +49,16 @@ def test_the_setting_turns_the_lean_reader_off(settings) -> None:
     assert llm._lean_endpoint() is None
 
 
+def test_a_process_that_answers_replies_makes_its_client_before_the_first_reply(settings, monkeypatch) -> None:
+    """Made by the first replies of a burst, its TLS context held the others behind a lock."""
+    settings.LLM_MODEL, settings.LLM_API_BASE = "openai/qwen2.5", "http://10.0.0.5:8000/v1"
+    monkeypatch.setattr(openai_stream, "_client", None)
+
+    llm.load_for_replies()
+
+    assert openai_stream._client is not None
+
+
 def test_every_thread_of_a_process_streams_through_one_client_with_room_for_hundreds_of_streams() -> None:
     clients = []
     threads = [threading.Thread(target=lambda: clients.append(openai_stream.shared_client())) for _ in range(8)]
