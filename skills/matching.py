@@ -155,6 +155,13 @@ ABOUT_THE_WORLD: tuple[str, ...] = (
     "quando surgiu a", "quando inventaram", "quando foi inventado", "quando foi inventada",
     "cuando se invento", "cuando fue el primer", "cuando fue la primera", "cuando surgio el",
     "cuando surgio la",
+    # When an institution was founded, and where a saying comes from ("em que ano foi fundado
+    # o Banco do Brasil?", "de onde vem a expressão 'pagar o pato'?").
+    "em que ano foi fundado", "em que ano foi fundada", "quando foi fundado", "quando foi fundada",
+    "in what year was", "what year was", "en que ano se fundo", "cuando se fundo", "cuando fue fundado",
+    "cuando fue fundada", "de onde vem a expressao", "de onde vem o ditado", "o que significa a expressao",
+    "where does the expression", "where does the saying", "where does the phrase",
+    "what does the expression", "de donde viene la expresion", "que significa la expresion",
 )
 ABOUT_THE_WORLD_WORDS = 5
 

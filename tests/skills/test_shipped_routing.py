@@ -375,3 +375,52 @@ def test_a_feeling_about_work_does_not_follow_a_look_up_in_the_records():
     assert {skill.name for skill in first.active} == {"counselor", "professional"}
     second = decide_text("quanto eu gastei de gasolina essa semana?", first.state)
     assert {skill.name for skill in second.active} == {"finance"}
+
+
+@pytest.mark.parametrize(
+    ("text", "expected"),
+    [
+        # The classes dev-10 missed, each in pt-BR, English and Spanish: the throat and what
+        # is inflamed, eating too much, a bill and an amount that came in, a health plan that
+        # costs more, changing careers, a postgraduate course said short, dates, emotions and
+        # confidence in oneself, feeling abandoned.
+        ("I've had a sore throat since Monday", {"health"}),
+        ("me duele la garganta desde ayer", {"health"}),
+        ("meu joelho tá inflamado", {"health"}),
+        ("exagerei no chocolate no fim de semana", {"health"}),
+        ("I overdid it on the sweets yesterday", {"health"}),
+        ("me pasé con los dulces en la fiesta", {"health"}),
+        ("a conta do restaurante deu 230", {"finance"}),
+        ("the grocery bill came to 120 this week", {"finance"}),
+        ("la cuenta del super salió carísima", {"finance"}),
+        ("recebi 300 de um bico", {"finance"}),
+        ("me pagaron 200 por una changa", {"finance"}),
+        ("my health insurance premium went up again", {"finance", "health"}),
+        ("quero mudar de carreira", {"professional"}),
+        ("I'm thinking of switching careers into UX", {"professional"}),
+        ("quiero cambiar de rubro", {"professional"}),
+        ("tranquei a pós em gestão de projetos", {"professional"}),
+        ("I have a date on Friday, where should I take her?", {"relationships"}),
+        ("tengo una cita con ella el viernes", {"relationships"}),
+        ("no sé manejar mis emociones", {"counselor"}),
+        ("quero ter mais autoconfiança", {"counselor"}),
+        ("I want to believe in myself more", {"counselor"}),
+        ("sinto que meus amigos me abandonaram", {"counselor", "relationships"}),
+        # And what they must not take: a lump in the throat, a meeting with a client, idioms
+        # with money words, the founding of an institution, where a saying comes from, a
+        # pet's sleep, a neighbour's news without friction, a step goal, a review prepared for.
+        ("tô com um nó na garganta", {"general"}),
+        ("tenho um encontro com o cliente amanhã", {"professional"}),
+        ("we paid the price for that mistake", {"general"}),
+        ("em que ano foi fundada a Caixa?", {"general"}),
+        ("de donde viene la expresión 'estar en la luna'?", {"general"}),
+        ("my dog slept all afternoon", {"general"}),
+        ("o gato da vizinha dorme o dia inteiro", {"general"}),
+        ("meu vizinho vive fazendo barulho de madrugada", {"relationships"}),
+        ("bati a meta de 10 mil passos", {"health"}),
+        ("bati a meta de vendas do mês", {"professional"}),
+        ("How should I prepare for a performance review?", {"professional"}),
+    ],
+)
+def test_a_tenth_blind_sets_classes(text, expected):
+    assert route(text) == expected
