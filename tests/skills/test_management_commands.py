@@ -162,3 +162,17 @@ def test_the_benchmark_prints_a_readable_table_with_targets() -> None:
 def test_the_benchmark_refuses_zero_repeats() -> None:
     with pytest.raises(CommandError, match="--repeats"):
         run("benchmark", "--repeats", "0")
+
+
+@pytest.mark.usefixtures("shipped_skills")
+def test_evaluate_routing_scores_a_line_without_preferences_with_the_optional_skills_on_unless_told(
+    tmp_path: Path,
+) -> None:
+    path = write_jsonl(tmp_path, [{"text": "Quero me aproximar mais de Deus", "skills": ["spiritual"]}])
+
+    as_labelled = json.loads(run("evaluate_routing", str(path), "--json"))
+    as_new_user = json.loads(run("evaluate_routing", str(path), "--json", "--unstated-preferences", "off"))
+
+    assert as_labelled["exact_match"] == 1.0
+    assert as_new_user["exact_match"] == 0.0
+    assert as_new_user["misses"][0]["got"] == ["general"]
