@@ -22,10 +22,32 @@ export function switchComposer(id, { carry = false } = {}) {
     saveDraft();
   } else {
     saveDraft();
+    if (state.queuedSend !== id) cancelQueuedSend();
     state.draftId = id;
     els.input.value = storedDraft(id);
   }
   updateComposer();
+}
+
+// Send pressed while the conversation is still opening: sent once it has loaded (the button
+// says "Sending…" meanwhile), not dropped. Opening another, or a failed load, cancels it and
+// the text stays in that conversation's box.
+function queueSend() {
+  state.queuedSend = state.draftId;
+  setSending(true);
+}
+
+export function cancelQueuedSend() {
+  if (state.queuedSend === null) return;
+  state.queuedSend = null;
+  setSending(false);
+}
+
+export function sendIfQueued(id) {
+  if (state.queuedSend !== id) return;
+  state.queuedSend = null;
+  state.sending = false;
+  sendMessage();
 }
 
 // Keeps what is typed, then: whether the session-ended notice may say so.
@@ -75,7 +97,11 @@ async function sendMessage() {
   const home = state.current === null && state.draftId === NEW;
   const ready = home || (state.current && state.current.id === state.draftId);
   const text = els.input.value;
-  if (!text.trim() || state.sending || !ready) return;
+  if (!text.trim() || state.sending) return;
+  if (!ready) {
+    if (state.draftId !== null && state.draftId !== NEW) queueSend();
+    return;
+  }
   clearAlert();
   setSending(true);
   try {

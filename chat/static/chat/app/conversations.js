@@ -2,7 +2,7 @@
 // new conversation, and opening, renaming and deleting one.
 
 import { rememberActions } from "./actions.js";
-import { switchComposer } from "./composer.js";
+import { cancelQueuedSend, sendIfQueued, switchComposer } from "./composer.js";
 import { NEW } from "./drafts.js";
 import { conversationChanged } from "./files.js";
 import { showMessages } from "./messages.js";
@@ -254,8 +254,10 @@ async function openConversation(id, { push }) {
     scrollToBottom();
     resultsOf(page).forEach(watchIfUnsettled);
     if (push && !TOUCH) els.input.focus();
+    sendIfQueued(id);
   } catch (err) {
     if (generation !== state.generation) return;
+    cancelQueuedSend();
     closeConversation({ push: false });
     showAlert(err.status === 404 ? gettext("That conversation does not exist (or was deleted).") : err.message);
   } finally {

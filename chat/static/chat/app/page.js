@@ -60,6 +60,7 @@ export const state = {
   lastSend: null, // {conversation, text, key}: reused when the same text is sent again
   draftId: null, // whose text the composer holds: a conversation's id, or drafts.NEW (see switchComposer)
   sending: false,
+  queuedSend: null, // the conversation whose Send was pressed while it opened (see composer.js)
 };
 
 export function showAlert(text) {
