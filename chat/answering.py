@@ -150,6 +150,7 @@ def name_conversation(message: Message, reply: str) -> None:
     )
     if earlier.exists():
         return  # not the first exchange
+    release_connections()  # the model takes a while: the pool's connection is not kept waiting
     try:
         response = llm.completion(
             title_prompt(user_text(user_message), reply),

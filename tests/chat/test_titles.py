@@ -97,3 +97,28 @@ def test_a_failing_title_call_does_not_fail_the_reply(api, send, shipped_skills,
     reply = send(api, conversation["id"], {"content": "Quero organizar minhas finanças"}).json()["assistant_message"]
     assert api.get(f"/api/v1/messages/{reply['id']}/").json()["status"] == "done"
     assert api.get(f"/api/v1/conversations/{conversation['id']}/").json()["title"] == "Quero organizar minhas finanças"
+
+
+@pytest.mark.django_db
+def test_the_title_call_holds_no_database_connection(api, send, shipped_skills, settings, monkeypatch):
+    """The title is a second model call: a connection held through it kept one of the pool's
+    ten from every other reply for up to its timeout (a burst's replies all end at once).
+    (SQLite's in-memory test database ignores a close: the order of the steps is checked.)"""
+    from types import SimpleNamespace
+
+    from chat import answering
+    from chat.models import Message
+
+    conversation = api.post("/api/v1/conversations/", {}, format="json").json()
+    send(api, conversation["id"], {"content": "Quero organizar minhas finanças"})
+    reply = Message.objects.get(conversation_id=conversation["id"], role="assistant")
+    settings.LLM_MODEL = "gpt-4o-mini"
+    steps: list[str] = []
+    monkeypatch.setattr(answering, "release_connections", lambda: steps.append("connection released"))
+    monkeypatch.setattr(
+        answering.llm, "completion", lambda *a, **k: steps.append("model called") or SimpleNamespace(text="Finanças do mês")
+    )
+    answering.name_conversation(reply, "Vamos organizar.")
+
+    assert steps == ["connection released", "model called"]
+    assert Conversation.objects.get(pk=conversation["id"]).title == "Finanças do mês"
