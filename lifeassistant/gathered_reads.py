@@ -16,6 +16,7 @@ network backend that wraps each connection's stream.
 
 from __future__ import annotations
 
+import itertools
 import threading
 import time
 from collections.abc import Iterable
@@ -96,20 +97,65 @@ class GatheringBackend(httpcore.NetworkBackend):
 
 
 class GatheringTransport(httpx.HTTPTransport):
-    """httpx's HTTP/1.1 transport, its httpcore pool on the gathering backend.
+    """httpx's HTTP/1.1 transport, its httpcore pools on the gathering backend.
 
-    httpx builds its pool in ``__init__`` and takes no network backend, so the pool is
-    built here as httpx builds it (the default TLS context, the limits given). Everything
-    else is httpx's own: the request, the errors, and the tracing instrumentation of
-    ``HTTPTransport.handle_request`` (a test pins that this still holds: the provider's
-    HTTP call is a span of its model round).
+    httpx builds its pool in ``__init__`` and takes no network backend, so the pools are
+    built here as httpx builds its one (the default TLS context, the limits given), in
+    ``SHARDS`` shards (``ShardedPool``). Everything else is httpx's own: the request, the
+    errors, and the tracing instrumentation of ``HTTPTransport.handle_request`` (a test
+    pins that this still holds: the provider's HTTP call is a span of its model round).
     """
 
     def __init__(self, limits: httpx.Limits) -> None:
-        self._pool = httpcore.ConnectionPool(
-            ssl_context=httpx.create_ssl_context(),
-            max_connections=limits.max_connections,
-            max_keepalive_connections=limits.max_keepalive_connections,
-            keepalive_expiry=limits.keepalive_expiry,
-            network_backend=GatheringBackend(),
-        )
+        ssl_context = httpx.create_ssl_context()  # one for all shards: each costs ~1 ms to make
+        shards = SHARDS if (limits.max_connections or SHARDS) >= SHARDS else 1
+
+        def share(limit: int | None) -> int | None:
+            return None if limit is None else max(1, -(-limit // shards))
+
+        self._pool = ShardedPool([
+            httpcore.ConnectionPool(
+                ssl_context=ssl_context,
+                max_connections=share(limits.max_connections),
+                max_keepalive_connections=share(limits.max_keepalive_connections),
+                keepalive_expiry=limits.keepalive_expiry,
+                network_backend=GatheringBackend(),
+            )
+            for _ in range(shards)
+        ])
+
+
+# httpcore's pool does its bookkeeping on each request's start and end in time quadratic in
+# its connections (1.0.9: for each idle connection it lists them all). With 200 streams in
+# one pool that was ~3,700 calls a request, 1.5 million for 100 replies, most of the pool's
+# CPU; spread over 16 shards a shard holds about a sixteenth of them.
+SHARDS = 16
+
+
+class ShardedPool:
+    """Several httpcore pools behind one pool's interface, requests dealt round-robin.
+
+    A request goes to the next shard; a connection kept alive there is reused by the next
+    request that shard gets (a shard's idle connections are its own).
+    """
+
+    def __init__(self, shards: list[httpcore.ConnectionPool]) -> None:
+        self.shards = shards
+        self._turn = itertools.count()  # next() on a count is atomic under the GIL
+
+    def handle_request(self, request: httpcore.Request) -> httpcore.Response:
+        return self.shards[next(self._turn) % len(self.shards)].handle_request(request)
+
+    @property
+    def connections(self) -> list[Any]:
+        return [connection for shard in self.shards for connection in shard.connections]
+
+    def close(self) -> None:
+        for shard in self.shards:
+            shard.close()
+
+    def __enter__(self) -> ShardedPool:
+        return self
+
+    def __exit__(self, *exc_info: Any) -> None:
+        self.close()

@@ -85,3 +85,57 @@ def test_a_paced_stream_read_in_gathers_takes_fewer_reads_and_loses_nothing(scri
     assert plain_reads >= 15  # about a read per chunk
     assert gathered_reads <= plain_reads // 2
     assert gather_seconds() == 0.0  # the thread's interval is back once the stream ended
+
+
+def test_concurrent_streams_are_spread_over_the_shards_and_kept_connections_are_reused() -> None:
+    """httpcore's bookkeeping is quadratic in a pool's connections: 64 streams open at once
+    land a few per shard, and requests one after another reuse connections kept alive."""
+    import threading
+    from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
+
+    import httpx
+
+    release = threading.Event()
+
+    class Handler(BaseHTTPRequestHandler):
+        protocol_version = "HTTP/1.1"
+
+        def do_GET(self) -> None:  # noqa: N802 - http.server's naming
+            if self.path == "/hold":
+                release.wait(10)
+            self.send_response(200)
+            self.send_header("Content-Length", "2")
+            self.end_headers()
+            self.wfile.write(b"ok")
+
+        def log_message(self, *args: Any) -> None:
+            pass
+
+    server = ThreadingHTTPServer(("127.0.0.1", 0), Handler)
+    threading.Thread(target=server.serve_forever, daemon=True).start()
+    base = f"http://127.0.0.1:{server.server_address[1]}"
+    transport = gathered_reads.GatheringTransport(httpx.Limits(max_connections=1000, max_keepalive_connections=500))
+    client = httpx.Client(transport=transport)
+    try:
+        responses: list[int] = []
+        threads = [threading.Thread(target=lambda: responses.append(client.get(f"{base}/hold").status_code)) for _ in range(64)]
+        for thread in threads:
+            thread.start()
+        shards = transport._pool.shards
+        while sum(len(shard.connections) for shard in shards) < 64:
+            threading.Event().wait(0.01)
+        held = [len(shard.connections) for shard in shards]
+        release.set()
+        for thread in threads:
+            thread.join()
+        for _ in range(32):
+            client.get(f"{base}/now")
+        kept = len(transport._pool.connections)
+    finally:
+        client.close()
+        server.shutdown()
+
+    assert len(shards) == gathered_reads.SHARDS and responses == [200] * 64
+    assert max(held) <= 64 // gathered_reads.SHARDS + 1
+    assert kept == 64  # the 32 later requests each took a kept connection, none a new one
+    assert transport._pool.connections == []  # closed with the client

@@ -68,8 +68,8 @@ def test_every_thread_of_a_process_streams_through_one_client_with_room_for_hund
         thread.join()
 
     assert len({id(client) for client in clients}) == 1
-    pool = clients[0]._transport._pool  # httpcore's pool: how many connections it may open
-    assert pool._max_connections >= 500
+    shards = clients[0]._transport._pool.shards  # httpcore's pools: how many connections they may open
+    assert sum(shard._max_connections for shard in shards) >= 500
 
 
 def test_the_request_names_the_model_as_its_provider_knows_it_and_asks_for_the_usage(scripted_llm) -> None:
