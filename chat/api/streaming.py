@@ -29,7 +29,7 @@ from lifeassistant.event_log import Event, EventLog, EventLogUnavailable, event_
 from lifeassistant.observability.metrics import counted_stream
 from lifeassistant.stream_lanes import shares_threads
 from ..models import FINAL_STATUSES, Message
-from ..replies import fail_if_overdue
+from ..replies import fail_if_overdue, is_overdue
 from ..reply_progress import ended_reply, publish_final
 from .serializers import MessageSerializer
 from .authentication import TokenAuthentication
@@ -92,12 +92,14 @@ def _check(request: HttpRequest, pk: int) -> Opening:
     # The header first: an EventSource opened with ?after= sends the newest id it has in
     # Last-Event-ID when it reconnects, to the same address.
     after = request.headers.get("Last-Event-ID") or request.GET.get("after") or None
-    if not message.has_ended and fail_if_overdue(pk):
+    # The row just read says whether it is overdue: only then is it failed (a query).
+    if is_overdue(message) and fail_if_overdue(pk):
         message.refresh_from_db()  # failed now, its end published: the stream replays it
+    if after is None and not message.has_ended:
+        return Opening()  # followed from its start: nothing to look up in the log first
     log = event_log()
     try:
-        exists = log.exists(pk)
-        if not exists and message.has_ended:
+        if message.has_ended and not log.exists(pk):
             # Finished long ago (the log expired): the final event comes from the database.
             publish_final(pk)
             return Opening()

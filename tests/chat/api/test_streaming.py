@@ -523,3 +523,30 @@ def test_a_reply_running_within_its_time_limit_is_left_alone(api: Any, conversat
 
     assert fail_if_overdue(reply_id) is False
     assert Message.objects.get(pk=reply_id).status == "running"
+
+
+def test_opening_a_running_replys_stream_asks_the_database_twice_and_the_log_nothing(
+    api: Any, conversation: dict[str, Any], user: Any, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Every reader of a burst opens a stream: who asks and whose reply, nothing more (an
+    overdue check by query and a log lookup were two more round trips each)."""
+    from django.contrib.auth.models import AnonymousUser
+    from django.db import connection
+    from django.test import RequestFactory
+    from django.test.utils import CaptureQueriesContext
+    from django.utils import timezone
+
+    from chat.api import streaming
+
+    submitted = api.post(f"/api/v1/conversations/{conversation['id']}/messages/", {"content": "Oi"}, format="json")
+    reply_id = submitted.json()["assistant_message"]["id"]
+    Message.objects.filter(pk=reply_id).update(status="running", started_at=timezone.now())
+    _, key = issue_token(user)
+    request = RequestFactory().get(f"/api/v1/messages/{reply_id}/events/", HTTP_AUTHORIZATION=f"Token {key}")
+    request.user = AnonymousUser()
+    monkeypatch.setattr(streaming, "event_log", lambda: pytest.fail("the log was asked before streaming"))
+
+    with CaptureQueriesContext(connection) as queries:
+        opening = streaming._check(request, reply_id)
+
+    assert opening == streaming.Opening() and len(queries.captured_queries) == 2
