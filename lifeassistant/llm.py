@@ -139,6 +139,7 @@ def completion(
     timeout: float | None = None,
     max_retries: int | None = None,
     max_tokens: int | None = None,
+    gather_seconds: float = 0.0,
 ) -> Completion:
     """Call the configured model (through litellm), retrying transient provider errors with backoff.
 
@@ -148,7 +149,9 @@ def completion(
 
     On an OpenAI-compatible endpoint a call without ``response_format`` is read as a lean
     stream to its end (a conversation's title after its first reply: ~30 ms of litellm's
-    CPU per call otherwise, as much as the whole reply's streaming).
+    CPU per call otherwise, as much as the whole reply's streaming). ``gather_seconds``: read
+    that stream at most this often once text arrived (``stream_completion``), for a caller
+    that wants only the whole answer and can wait that much longer for it.
     """
     endpoint = _lean_endpoint() if response_format is None else None
     if endpoint is not None:
@@ -156,7 +159,8 @@ def completion(
 
         stream = _open_with_retries(
             lambda seconds: openai_stream.open_stream(
-                endpoint, messages, tools=tools, temperature=temperature, timeout=seconds, max_tokens=max_tokens
+                endpoint, messages, tools=tools, temperature=temperature, timeout=seconds, max_tokens=max_tokens,
+                gather_seconds=gather_seconds,
             ),
             timeout=timeout,
             max_retries=max_retries,

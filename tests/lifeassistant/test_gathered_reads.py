@@ -60,7 +60,11 @@ def test_a_new_request_is_read_at_once_and_without_an_interval_nothing_waits(fak
     assert fake_time.reads == [0.0, 0.0, 0.0, 0.0]
 
 
-def reads_of_a_paced_stream(scripted_llm: Any, monkeypatch: pytest.MonkeyPatch, gather: float) -> tuple[str, int]:
+def reads_of_a_paced_stream(
+    scripted_llm: Any, monkeypatch: pytest.MonkeyPatch, gather: float, *, whole: bool = False
+) -> tuple[str, int]:
+    """The text and the socket reads of a paced answer: streamed, or (``whole``) as one
+    ``llm.completion`` (a conversation's title) that reads the same stream to its end."""
     reads = []
     real_read = GatheringStream.read
 
@@ -71,15 +75,19 @@ def reads_of_a_paced_stream(scripted_llm: Any, monkeypatch: pytest.MonkeyPatch, 
     monkeypatch.setattr(GatheringStream, "read", counted)
     scripted_llm.token_delay = 0.02  # a chunk every 20 ms, as a model streams
     scripted_llm.reply_text(" ".join(f"palavra{n}" for n in range(20)))
-    text = "".join(llm.stream_completion([{"role": "user", "content": "oi"}], gather_seconds=gather))
+    messages = [{"role": "user", "content": "oi"}]
+    if whole:
+        return llm.completion(messages, gather_seconds=gather).text, len(reads)
+    text = "".join(llm.stream_completion(messages, gather_seconds=gather))
     return text, len(reads)
 
 
-def test_a_paced_stream_read_in_gathers_takes_fewer_reads_and_loses_nothing(scripted_llm, monkeypatch) -> None:
+@pytest.mark.parametrize("whole", [False, True], ids=["streamed", "whole answer"])
+def test_a_paced_stream_read_in_gathers_takes_fewer_reads_and_loses_nothing(scripted_llm, monkeypatch, whole) -> None:
     llm.litellm_module()
     expected = " ".join(f"palavra{n}" for n in range(20))
-    plain_text, plain_reads = reads_of_a_paced_stream(scripted_llm, monkeypatch, 0.0)
-    gathered_text, gathered_reads = reads_of_a_paced_stream(scripted_llm, monkeypatch, 0.1)
+    plain_text, plain_reads = reads_of_a_paced_stream(scripted_llm, monkeypatch, 0.0, whole=whole)
+    gathered_text, gathered_reads = reads_of_a_paced_stream(scripted_llm, monkeypatch, 0.1, whole=whole)
 
     assert plain_text == gathered_text == expected
     assert plain_reads >= 15  # about a read per chunk
