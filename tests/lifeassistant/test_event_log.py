@@ -209,13 +209,15 @@ def test_a_follower_gets_every_event_in_order_then_heartbeats(make_log: Any) -> 
 
 @pytest.mark.worker
 def test_readers_of_many_logs_share_a_few_redis_connections() -> None:
-    """1 blocking read and a small pool per process, however many streams are open."""
+    """1 blocking read and a small pool per process, however many streams are open; and
+    the reads gather the logs' events rather than one read per event."""
     from lifeassistant.event_log import HUB_POOL_CONNECTIONS
 
     log = RedisEventLog(REDIS_URL, cap=1000, ttl=60, running_ttl=60, prefix=f"test-events-{uuid.uuid4().hex}:")
     admin = redis.Redis.from_url(REDIS_URL)
     readers = 200
     before = int(admin.info("stats")["total_connections_received"])
+    reads_before = admin.info("commandstats").get("cmdstat_xread", {}).get("calls", 0)
 
     async def main() -> tuple[list[list[str]], int]:
         async def one(reply_id: int) -> list[str]:
@@ -239,6 +241,7 @@ def test_readers_of_many_logs_share_a_few_redis_connections() -> None:
 
     try:
         results, opened = asyncio.run(main())
+        reads = admin.info("commandstats")["cmdstat_xread"]["calls"] - reads_before
     finally:
         for key in admin.scan_iter(f"{log.prefix}*"):
             admin.delete(key)
@@ -246,6 +249,8 @@ def test_readers_of_many_logs_share_a_few_redis_connections() -> None:
     assert results == [[f"um{n}", f"dois{n}", "done"] for n in range(readers)]
     # The hub's blocking read, its pool, and the writer's own client (the test's threads).
     assert opened <= 1 + HUB_POOL_CONNECTIONS + 2
+    # One read brings many logs' events, not one read per append (600 appends).
+    assert reads <= 3 * readers // 4
 
 
 @pytest.mark.worker
