@@ -20,7 +20,7 @@ import itertools
 import threading
 import time
 from collections.abc import Iterable
-from typing import Any
+from typing import Any, cast
 
 import httpcore
 import httpx
@@ -113,7 +113,9 @@ class GatheringTransport(httpx.HTTPTransport):
         def share(limit: int | None) -> int | None:
             return None if limit is None else max(1, -(-limit // shards))
 
-        self._pool = ShardedPool([
+        # httpx types its pool as httpcore's; it calls only what ShardedPool has: handle_request,
+        # close and the context manager's two methods.
+        self._pool = cast(httpcore.ConnectionPool, ShardedPool([
             httpcore.ConnectionPool(
                 ssl_context=ssl_context,
                 max_connections=share(limits.max_connections),
@@ -122,7 +124,7 @@ class GatheringTransport(httpx.HTTPTransport):
                 network_backend=GatheringBackend(),
             )
             for _ in range(shards)
-        ])
+        ]))
 
 
 # httpcore's pool does its bookkeeping on each request's start and end in time quadratic in
