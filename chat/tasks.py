@@ -81,7 +81,6 @@ def run_reply(message_id: int, *, redelivered: bool = False, restarted: bool = F
             replies.fail(message, Failure.INTERNAL, f"{type(exc).__name__}: {exc}")
 
 
-
 def requeue(message_id: int, restarted: bool) -> None:
     """The watchdog's way to queue a reply again (``chat.replies.sweep``)."""
     queue_reply(message_id, restarted=restarted)
