@@ -55,7 +55,11 @@ assunto", "by the way", "cambiando de tema", or one OPENING with "outra coisa:",
 :data:`OPENS_NEW_TOPIC`) always replaces, even after a feeling,
 and so does any other message: "gastei 50 no mercado" then "corri 5 km hoje" is
 health alone. When such a message fires nothing, inertia keeps nothing either: "by
-the way, any tips?" leaves finance behind.
+the way, any tips?" leaves finance behind. So does a question about the world, asked
+with no word of the user's own (:class:`Cue` ``ABOUT_THE_WORLD``: "quantos ossos tem o
+corpo humano?" after a feeling is general; "e quantas calorias tem um pão de queijo?"
+after work is health alone), and so does asking for a film, a book or a song ("me indica
+uma série boa" after venting about work is general).
 """
 
 import re
@@ -66,6 +70,7 @@ from enum import Enum
 
 from lifeassistant.text import normalize
 from skills.domain import COMPANION_SKILLS, FALLBACK_SKILL, SkillDefinition
+from skills.matching import opens_about_the_world
 
 DEFAULT_INERTIA_MESSAGES = 5
 
@@ -92,9 +97,8 @@ CHANGES_TOPIC: tuple[str, ...] = (
     "on a different note", "switching gears", "off topic", "random question",
     "pergunta aleatoria", "sem relacao", "alias", "chega disso", "chega desse assunto",
     "enough about that", "enough of that", "basta de eso", "ya no quiero hablar de eso",
-    # Thanks for listening closes a vent: what comes next is a new subject.
-    "thanks for listening", "obrigado por ouvir", "obrigada por ouvir", "obg por ouvir",
-    "valeu por ouvir", "vlw por ouvir", "gracias por escucharme",
+    # "Never mind" drops what was being said.
+    "deixa pra la", "deixa quieto", "never mind", "nevermind", "olvidalo", "no importa",
 )
 
 
@@ -115,6 +119,11 @@ LOOKS_UP: tuple[str, ...] = (
     "how much did i run", "how far did i run",
     "cuanto gaste", "cuanto he gastado", "cuanto pague", "cuanto he pagado", "cuanto dormi",
     "cuanto corri", "cuanto bebi",
+    # A total or a balance asked for ("quanto foi de mercado esse mês?", "what's my balance?").
+    "quanto foi", "quanto deu", "quanto saiu", "quanto tenho na", "quanto tenho no",
+    "quanto eu tenho na", "quanto eu tenho no", "qual o meu saldo", "qual meu saldo", "qual e meu saldo",
+    "what's my", "whats my", "what is my", "how much do i have", "how much is in my", "how much is left in my",
+    "cual es mi saldo", "cuanto tengo en",
 )
 
 
@@ -145,8 +154,31 @@ _OPENS_NEW_TOPIC = re.compile(
 _CONTINUES = re.compile(
     r"^\W*(?:(?:ah|ah sim|ok|tipo)\W+)?(?:" + "|".join(re.escape(word) for word in CONTINUES) + r")(?!\w)"
 )
+# Thanks for listening closes a vent: what comes after it in the same message is a new
+# subject ("obrigada por ouvir. agora me ajuda a montar um treino?"); said alone, it is
+# still the vent's last word, and inertia keeps the vent's skills.
+CLOSES_A_VENT: tuple[str, ...] = (
+    "thanks for listening", "thank you for listening", "obrigado por ouvir", "obrigada por ouvir",
+    "obg por ouvir", "valeu por ouvir", "vlw por ouvir", "gracias por escucharme", "gracias por escuchar",
+)
 _CHANGES_TOPIC = _phrases_regex(CHANGES_TOPIC)
+_CLOSES_A_VENT = re.compile(_phrases_regex(CLOSES_A_VENT).pattern + r"\W+\w+\W+\w+")
 _LOOKS_UP = _phrases_regex(LOOKS_UP)
+# Asking for a film, a series, a book or a song to enjoy ("can you suggest a good movie?",
+# "me indica uma série"): leisure asked for starts afresh, like a question about the world.
+_ASKS_FOR_LEISURE = re.compile(
+    r"(?<!\w)(?:suggest|recommend|recomenda|recomende|indica|indique|sugere|sugira|recomienda|recomiendame|"
+    r"sugiere|sugiereme)(?!\w)(?:\W+[\w'-]+){0,4}?\W+(?:movie|movies|film|films|filme|filmes|serie|series|"
+    r"show|shows|book|books|livro|livros|musica|musicas|song|songs|podcast|pelicula|peliculas|libro|libros|"
+    r"game|games|jogo|jogos|anime|novela|novelas)(?!\w)"
+)
+# Words by which a message speaks of the user (or of "us"): a question holding one is
+# about the user's own life, never trivia ("quantos dias eu tenho de férias?").
+_OF_ONESELF = _phrases_regex((
+    "eu", "meu", "minha", "meus", "minhas", "me", "mim", "comigo", "a gente", "nosso", "nossa",
+    "i", "i'm", "im", "my", "mine", "myself", "we", "our", "us",
+    "yo", "mi", "mis", "conmigo", "nuestro", "nuestra",
+))
 
 
 class Cue(Enum):
@@ -155,21 +187,32 @@ class Cue(Enum):
     NONE = "none"
     REFERS_BACK = "refers_back"
     CHANGES_TOPIC = "changes_topic"
+    ABOUT_THE_WORLD = "about_the_world"
     LOOKS_UP = "looks_up"
 
 
 def topic_cue(text: str) -> Cue:
-    """Tell whether ``text`` announces a new subject, refers back (or opens with a
-    conjunction, which ties it to the last message the same way), looks up a figure in
-    the user's records (:data:`LOOKS_UP`), or none of these.
+    """Tell whether ``text`` announces a new subject, asks about the world, refers back
+    (or opens with a conjunction, which ties it to the last message the same way), looks
+    up a figure in the user's records (:data:`LOOKS_UP`), or none of these.
 
     An announced change wins over a back-reference ("mudando de assunto, isso..."), and
-    a back-reference over a look-up ("e quanto gastei com isso?").
+    a back-reference over a look-up ("e quanto gastei com isso?"). A question about the
+    world (:func:`~skills.matching.opens_about_the_world`) counts only with no word of
+    the user's own and none referring back: "ah, e quantos ml tem uma xícara?" is trivia,
+    "e quantos dias eu tenho de férias?" and "quantos reais tem nisso?" are not. Asking
+    for a film, a book or a song to enjoy counts the same ("can you suggest a good movie?").
     """
     normalized = normalize(text)
-    if _CHANGES_TOPIC.search(normalized) or _OPENS_NEW_TOPIC.search(normalized):
+    if _CHANGES_TOPIC.search(normalized) or _OPENS_NEW_TOPIC.search(normalized) or _CLOSES_A_VENT.search(normalized):
         return Cue.CHANGES_TOPIC
-    if _REFERS_BACK.search(_THIS_TIME_FRAME.sub(" ", normalized)) or _CONTINUES.search(normalized):
+    refers_back = bool(_REFERS_BACK.search(_THIS_TIME_FRAME.sub(" ", normalized)))
+    if not refers_back and (
+        (opens_about_the_world(normalized) and not _OF_ONESELF.search(normalized))
+        or _ASKS_FOR_LEISURE.search(normalized)
+    ):
+        return Cue.ABOUT_THE_WORLD
+    if refers_back or _CONTINUES.search(normalized):
         return Cue.REFERS_BACK
     if _LOOKS_UP.search(normalized):
         return Cue.LOOKS_UP
@@ -244,7 +287,11 @@ def decide(
     if explicit is not None and explicit in allowed:
         forced = {allowed[explicit], *triggered}
         return _detection(by_priority(forced), "explicit", matched, now)
-    kept = () if cue is Cue.CHANGES_TOPIC else _kept_by_inertia(state, allowed, inertia_messages, set_aside)
+    kept = (
+        ()
+        if cue in (Cue.CHANGES_TOPIC, Cue.ABOUT_THE_WORLD)
+        else _kept_by_inertia(state, allowed, inertia_messages, set_aside)
+    )
     if triggered:
         if kept and _topics_co_occur(triggered, kept, cue):
             return _detection(by_priority({*kept, *triggered}), "combined", matched, now)

@@ -113,6 +113,7 @@ SETS_ASIDE: tuple[str, ...] = (
     # usually go on about that very worry, like "nem me fala de", so they are left out.
     *_phrases(
         ("nao quero pensar", "nem quero pensar", "n quero pensar", "nem qro pensar", "prefiro nao falar",
+         "nao quero mais falar", "n quero mais falar", "nao quero mais pensar", "n quero mais pensar",
          "prefiro nao pensar", "melhor nao falar", "bora nao falar", "vamos nao falar"),
         ("em", "no", "na", "nos", "nas", "de", "do", "da", "sobre"),
     ),
@@ -162,8 +163,16 @@ ABOUT_THE_WORLD: tuple[str, ...] = (
     "cuando fue fundada", "de onde vem a expressao", "de onde vem o ditado", "o que significa a expressao",
     "where does the expression", "where does the saying", "where does the phrase",
     "what does the expression", "de donde viene la expresion", "que significa la expresion",
+    # Where a word comes from, how a phrase is said in another language, which country
+    # has the most of something ("what's the origin of the word 'salary'?", "how do you
+    # say 'I'm tired' in Japanese?", "¿qué país tiene más médicos por habitante?").
+    "origin of the word", "origem da palavra", "de onde vem a palavra", "origen de la palabra",
+    "etimologia de", "etymology of", "how do you say", "como se diz", "como se fala", "como se dice",
+    "que pais", "qual pais", "qual o pais", "em que pais", "em qual pais", "which country",
+    "what country", "en que pais",
 )
-ABOUT_THE_WORLD_WORDS = 5
+# Enough words for "quem foi o primeiro médico a usar anestesia numa cirurgia?".
+ABOUT_THE_WORLD_WORDS = 8
 
 
 def _opening_regex(phrases: Iterable[str], words: int) -> re.Pattern[str]:
@@ -176,6 +185,36 @@ def _opening_regex(phrases: Iterable[str], words: int) -> re.Pattern[str]:
 
 _SETS_ASIDE = _opening_regex(SETS_ASIDE, SET_ASIDE_WORDS)
 _ABOUT_THE_WORLD = _opening_regex(ABOUT_THE_WORLD, ABOUT_THE_WORLD_WORDS)
+# Words that may come before a question's opening ("ah, e quem inventou...?", "enfim,
+# sabe quantos ossos tem o corpo humano?").
+_LEAD_IN = r"^\W*(?:(?:ah|e|and|y|ok|so|mas|but|pero|enfim|anyway|sabe|voce sabe|vc sabe|do you know|sabes|kk+|(?:ha)+|rs+)\W+)*"
+# Counting things of the world: "quantos ossos tem o corpo humano?", "¿cuántos habitantes
+# tiene México?", "how many calories does a banana have?".
+_COUNTS_THINGS = re.compile(
+    _LEAD_IN + r"(?:quantos|quantas|cuantos|cuantas|how many)\s+(?:[\w'-]+\s+){1,3}?"
+    r"(?:tem|tinha|tiene|tienen|has|have|does|do|existem|existen|hay|are there|is there|cabem|caben)(?!\w)"
+)
+_OPENS_ABOUT_THE_WORLD = re.compile(
+    _LEAD_IN + r"(?:" + "|".join(sorted(map(re.escape, ABOUT_THE_WORLD), key=len, reverse=True)) + r")(?!\w)"
+)
+# The tallest, the biggest, a capital: "what's the tallest mountain in Africa?", "qual a
+# capital da Austrália?", "¿cuál es el río más largo?".
+_ASKS_A_SUPERLATIVE = re.compile(
+    _LEAD_IN + r"(?:qual|quais|whats|what|which|cual|cuales)(?:'s|\s+(?:e|eh|foi|es|fue|is|was|are))?"
+    r"\s+(?:o|a|os|as|the|el|la|los|las)\s+(?:[\w'-]+\s+)?(?:maior|menor|mais|tallest|biggest|largest|longest|"
+    r"highest|smallest|oldest|deepest|fastest|most|mas|capital)(?!\w)"
+)
+
+
+def opens_about_the_world(normalized: str) -> bool:
+    """Tell whether ``normalized`` opens as a question about the world: an
+    :data:`ABOUT_THE_WORLD` phrase, counting things ("quantos ossos tem o corpo humano?"),
+    or a superlative or a capital ("what's the tallest mountain in Africa?")."""
+    return bool(
+        _OPENS_ABOUT_THE_WORLD.search(normalized)
+        or _COUNTS_THINGS.search(normalized)
+        or _ASKS_A_SUPERLATIVE.search(normalized)
+    )
 _NEXT_WORD = re.compile(r"\s+([\w'-]+)")
 
 
