@@ -167,6 +167,7 @@ ABOUT_THE_WORLD: tuple[str, ...] = (
     # has the most of something ("what's the origin of the word 'salary'?", "how do you
     # say 'I'm tired' in Japanese?", "¿qué país tiene más médicos por habitante?").
     "origin of the word", "origem da palavra", "de onde vem a palavra", "origen de la palabra",
+    "qual a origem", "qual e a origem", "what's the origin", "whats the origin", "cual es el origen",
     "etimologia de", "etymology of", "how do you say", "como se diz", "como se fala", "como se dice",
     "que pais", "qual pais", "qual o pais", "em que pais", "em qual pais", "which country",
     "what country", "en que pais",

@@ -477,6 +477,31 @@ def test_the_blind_sets_of_28_november_classes(text, expected):
 
 
 @pytest.mark.parametrize(
+    ("text", "expected"),
+    [
+        # The fourth round's classes, in other words: exercise before or after work is
+        # exercise, coffees counted, naps, a back worn out, hired, a dilemma "se me...", a
+        # birthday said as "niver"; an animal's weight, a holiday's origin, a bank's charge
+        # in Spanish and a quote for a client are not what their words suggest.
+        ("went for a run after work", {"health"}),
+        ("fiz pilates antes do trabalho", {"health"}),
+        ("bebi uns 5 cafés hoje", {"health"}),
+        ("I took a nap after lunch", {"health"}),
+        ("standing all day is killing my back", {"health"}),
+        ("me contrataram na agência!", {"professional"}),
+        ("não sei se me caso ou espero mais", {"counselor"}),
+        ("quando é o niver do Rafa?", {"relationships"}),
+        ("quanto pesa uma baleia azul?", {"general"}),
+        ("qual a origem do carnaval?", {"general"}),
+        ("el banco me cobró una tarifa", {"finance"}),
+        ("preciso mandar o orçamento pro cliente até amanhã", {"professional"}),
+    ],
+)
+def test_the_fourth_blind_rounds_classes(text, expected):
+    assert route(text, CHRISTIAN) == expected
+
+
+@pytest.mark.parametrize(
     ("topic", "question", "expected"),
     [
         # A question about the world, with no word of the user's own, keeps no topic...
