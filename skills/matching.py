@@ -168,6 +168,9 @@ ABOUT_THE_WORLD: tuple[str, ...] = (
     # say 'I'm tired' in Japanese?", "¿qué país tiene más médicos por habitante?").
     "origin of the word", "origem da palavra", "de onde vem a palavra", "origen de la palabra",
     "qual a origem", "qual e a origem", "what's the origin", "whats the origin", "cual es el origen",
+    # Who wrote a book or sang a song; a joke asked for ("tell me a joke about doctors").
+    "quem escreveu", "who wrote", "quien escribio", "quem cantou", "who sang", "quien canta",
+    "tell me a joke", "me conta uma piada", "cuentame un chiste",
     "etimologia de", "etymology of", "how do you say", "como se diz", "como se fala", "como se dice",
     "que pais", "qual pais", "qual o pais", "em que pais", "em qual pais", "which country",
     "what country", "en que pais",

@@ -502,6 +502,33 @@ def test_the_fourth_blind_rounds_classes(text, expected):
 
 
 @pytest.mark.parametrize(
+    ("text", "expected"),
+    [
+        # Someone else's illness is the people's (and the feeling's), not the user's body: the
+        # verb in the third person tells it. The user's own stays health.
+        ("minha sogra foi internada ontem", {"relationships"}),
+        ("meu avô vai fazer cirurgia no joelho e tô com medo", {"counselor", "relationships"}),
+        ("mi papá está enfermo", {"relationships"}),
+        ("my sister is in the hospital", {"relationships"}),
+        ("fui internado semana passada", {"health"}),
+        ("vou fazer cirurgia no joelho", {"health"}),
+        ("estoy enferma desde el lunes", {"health"}),
+        # The fifth round's other classes, in other words.
+        ("me conta uma piada de médico", {"general"}),
+        ("who wrote the book of Job?", {"general"}),
+        ("I never feel good enough", {"counselor"}),
+        ("quero orar por ele hoje", {"relationships", "spiritual"}),
+        ("queremos fazer as pazes", {"relationships"}),
+        ("a chefe tá furiosa com o atraso", {"professional"}),
+        ("went to bed at 3am, feeling wrecked", {"health"}),
+        ("estudando pra OAB", {"professional"}),
+    ],
+)
+def test_the_fifth_blind_rounds_classes(text, expected):
+    assert route(text, CHRISTIAN) == expected
+
+
+@pytest.mark.parametrize(
     ("topic", "question", "expected"),
     [
         # A question about the world, with no word of the user's own, keeps no topic...
