@@ -170,7 +170,10 @@ ABOUT_THE_WORLD: tuple[str, ...] = (
     "qual a origem", "qual e a origem", "what's the origin", "whats the origin", "cual es el origen",
     # Who wrote a book or sang a song; a joke asked for ("tell me a joke about doctors").
     "quem escreveu", "who wrote", "quien escribio", "quem cantou", "who sang", "quien canta",
-    "tell me a joke", "me conta uma piada", "cuentame un chiste",
+    "tell me a joke", "me conta uma piada", "cuentame un chiste", "conta uma piada", "conte uma piada",
+    # A word's synonym, a text translated, a year asked.
+    "sinonimo de", "sinonimo para", "synonym for", "antonimo de", "translate", "traduz", "traduza",
+    "traduce", "em que ano foi", "en que ano fue",
     "etimologia de", "etymology of", "how do you say", "como se diz", "como se fala", "como se dice",
     "que pais", "qual pais", "qual o pais", "em que pais", "em qual pais", "which country",
     "what country", "en que pais",

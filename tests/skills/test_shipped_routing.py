@@ -529,6 +529,30 @@ def test_the_fifth_blind_rounds_classes(text, expected):
 
 
 @pytest.mark.parametrize(
+    ("text", "expected"),
+    [
+        # The sixth round's classes, in other words.
+        ("qual o sinônimo de feliz?", {"general"}),
+        ("translate 'I feel lonely' into French", {"general"}),
+        ("me conta uma piada de dentista", {"general"}),
+        ("em que ano foi a queda do muro de Berlim?", {"general"}),
+        ("bebo uns 4 cafés por dia", {"health"}),
+        ("skipped lunch again, too busy", {"health"}),
+        ("sou alérgica a dipirona, anota aí", {"health"}),
+        ("should I quit or stay another year?", {"counselor"}),
+        ("necesito un consejo sobre mi vida", {"counselor"}),
+        ("I've been feeling empty for weeks", {"counselor"}),
+        ("não consigo dormir pensando na demissão", {"counselor", "health", "professional"}),
+        ("lembra q o Léo n come glúten", {"relationships"}),
+        ("ora comigo antes da prova?", {"spiritual"}),
+        ("qnto sobrou na conta esse mês?", {"finance"}),
+    ],
+)
+def test_the_sixth_blind_rounds_classes(text, expected):
+    assert route(text, CHRISTIAN) == expected
+
+
+@pytest.mark.parametrize(
     ("topic", "question", "expected"),
     [
         # A question about the world, with no word of the user's own, keeps no topic...
