@@ -37,6 +37,9 @@ PROMPT_EXTENSION_MAX_CHARS = 20_000
 # when only they fire, they join the skills still under inertia instead of replacing
 # them (see skills.inertia, "Combination").
 COMPANION_SKILLS: frozenset[str] = frozenset({"counselor"})
+# Skills about the user's own body: a pet's symptoms ("meu cachorro está vomitando") do
+# not fire them (see skills.matching, "A pet's body").
+OWN_BODY_SKILLS: frozenset[str] = frozenset({"health"})
 DEFAULT_PRIORITY = 5
 
 

@@ -124,7 +124,7 @@ LOOKS_UP: tuple[str, ...] = (
     "quanto eu tenho na", "quanto eu tenho no", "qual o meu saldo", "qual meu saldo", "qual e meu saldo",
     "what's my", "whats my", "what is my", "how much do i have", "how much is in my", "how much is left in my",
     "cual es mi saldo", "cuanto tengo en", "cuanto me queda", "cuanto llevo gastado", "quanto me resta",
-    "quanto sobrou", "qnto sobrou", "qnt gastei", "qnto gastei", "qto gastei",
+    "quanto sobrou", "qnto sobrou", "qnt gastei", "qnto gastei", "qto gastei", "quanto caiu", "qnto caiu",
 )
 
 

@@ -34,6 +34,10 @@ Matching ignores case and accents, in the pattern and in the message alike:
     finance fire by their own patterns) but not for "insônia" or "dívidas" alone.
     Compound patterns do not chain: ``@skill`` never counts another compound.
 
+A pet's body is not the user's: up to eight words after a pet ("meu cachorro está
+vomitando", "my cat isn't eating": :data:`PETS`) are not read by the skills of the user's
+own body (``OWN_BODY_SKILLS``, health).
+
 A topic the user sets aside fires nothing: in "não quero falar de trabalho hoje" or
 "I don't want to talk about money", up to three words after the phrase (:data:`SETS_ASIDE`),
 up to a punctuation mark, are skipped by every skill, whatever its patterns. A second topic
@@ -67,7 +71,7 @@ from dataclasses import dataclass
 from itertools import accumulate
 
 from lifeassistant.text import normalize
-from skills.domain import SkillDefinition
+from skills.domain import OWN_BODY_SKILLS, SkillDefinition
 
 MAX_PATTERN_LENGTH = 100
 MAX_COMPOUND_LENGTH = 300
@@ -173,7 +177,11 @@ ABOUT_THE_WORLD: tuple[str, ...] = (
     "tell me a joke", "me conta uma piada", "cuentame un chiste", "conta uma piada", "conte uma piada",
     # A word's synonym, a text translated, a year asked.
     "sinonimo de", "sinonimo para", "synonym for", "antonimo de", "translate", "traduz", "traduza",
-    "traduce", "em que ano foi", "en que ano fue",
+    "traduce", "em que ano foi", "en que ano fue", "como fala", "what year did",
+    # Sizes, winners and songs of the world ("how tall is Mount Everest?", "quem ganhou a
+    # Copa de 2002?", "me explica a letra de 'Pais e Filhos'").
+    "how tall is", "how high is", "how big is", "how far is", "qual a altura do", "qual a altura da",
+    "quem ganhou", "who won", "quien gano", "a letra de", "letra da musica", "lyrics of", "lyrics to",
     "etimologia de", "etymology of", "how do you say", "como se diz", "como se fala", "como se dice",
     "que pais", "qual pais", "qual o pais", "em que pais", "em qual pais", "which country",
     "what country", "en que pais",
@@ -243,6 +251,27 @@ def _set_aside_end(normalized: str, start: int) -> int:
             continue
         end, left = position, left - 1
     return end
+
+
+# Pets: the words after one, up to PET_WORDS, a punctuation mark or a conjunction, speak of the animal's
+# body, which the skills of the user's own body (OWN_BODY_SKILLS) do not read: "meu cachorro
+# está vomitando desde ontem" and "my cat isn't eating" are no health of the user's.
+PETS: tuple[str, ...] = (
+    "cachorro", "cachorra", "cachorrinho", "cachorrinha", "gato", "gata", "gatinho", "gatinha", "cao",
+    "cadela", "pet", "pets", "dog", "dogs", "puppy", "cat", "cats", "kitten", "perro", "perra", "perrito",
+    "perrita", "gatito", "gatita", "papagaio", "calopsita", "coelho", "hamster", "parrot", "rabbit",
+)
+PET_WORDS = 8
+# The span ends at a conjunction too: "levei meu cachorro pra passear e corri 5 km".
+_PETS = re.compile(
+    r"(?<!\w)(?:" + "|".join(map(re.escape, PETS)) + r")(?!\w)"
+    r"((?:\s+(?!(?:e|and|y|mas|but|pero)(?!\w))[\w'-]+){1," + str(PET_WORDS) + r"})"
+)
+
+
+def pet_spans(normalized: str) -> list[tuple[int, int]]:
+    """The spans of ``normalized`` about a pet's body (see :data:`PETS`)."""
+    return [found.span(1) for found in _PETS.finditer(normalized)]
 
 
 def set_aside_spans(normalized: str) -> list[tuple[int, int]]:
@@ -519,6 +548,10 @@ class TriggerMatcher:
                 hits = [hit for hit in hits if not skipped.overlaps(hit[1], hit[2])]
                 kept_out = _without_excluded(inside) if self._has_exclusions else inside
                 set_aside = frozenset(pattern.skill for pattern, _, _ in kept_out if pattern.role == _TRIGGER)
+        pets = pet_spans(normalized)
+        if pets:
+            animal = _Spans(pets)
+            hits = [hit for hit in hits if hit[0].skill not in OWN_BODY_SKILLS or not animal.overlaps(hit[1], hit[2])]
         if self._has_exclusions:
             hits = _without_excluded(hits)
         fired: dict[str, dict[str, None]] = {}

@@ -197,11 +197,12 @@ NEW_USER_LABELLED = {"routing-dev-2.jsonl", "routing-dev-3.jsonl", "routing-dev-
      ("routing-dev-17.jsonl", 0.95), ("routing-dev-18.jsonl", 0.92), ("routing-dev-19.jsonl", 0.845),
      ("routing-dev-20.jsonl", 0.96), ("routing-dev-21.jsonl", 0.99), ("routing-dev-22.jsonl", 0.99),
      ("routing-dev-23.jsonl", 0.955), ("routing-dev-24.jsonl", 0.96),
-     ("routing-dev-25.jsonl", 0.92), ("routing-holdout-3.jsonl", 0.97)]
+     ("routing-dev-25.jsonl", 0.92), ("routing-dev-26.jsonl", 0.91),
+     ("routing-dev-27.jsonl", 0.925), ("routing-holdout-3.jsonl", 0.97)]
 )
 def test_the_shipped_skills_route_the_later_dev_sets_above_their_floor(name, floor):
     """All written blind (68.7%, 78.0%, 65.7%, 69.3%, 79.1%, 80.6%, 68.9%, 79.1%, 88.2%, 84.0%, 84.7%,
-    86.8%, 88.8%, 78.8%, 88.7%, 87.0%, 83.8%, 73.7%, 88.0%, 97.9%, 90.7%, 82.3%, 87.5%, 84.6% and 79.0% then); now tuned against, so floors
+    86.8%, 88.8%, 78.8%, 88.7%, 87.0%, 83.8%, 73.7%, 88.0%, 97.9%, 90.7%, 82.3%, 87.5%, 84.6%, 85.0%, 86.4% and 79.0% then); now tuned against, so floors
     against regressions. dev-3, dev-6 and dev-8 label a quarrel alone relationships only, which
     now also brings the counselor, and dev-3, dev-10, dev-11 and holdout-3 label a relative in
     hospital with health, which is now the user's own body only (docs/skills.md). dev-2 to dev-5 were labelled for a new user (a

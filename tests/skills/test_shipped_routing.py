@@ -553,6 +553,29 @@ def test_the_sixth_blind_rounds_classes(text, expected):
 
 
 @pytest.mark.parametrize(
+    ("text", "expected"),
+    [
+        # A pet's body is not the user's, up to a conjunction; the user's own still is.
+        ("minha gata tá vomitando desde ontem, o que pode ser?", {"general"}),
+        ("my dog has been limping since the walk", {"general"}),
+        ("levei o cachorro pra passear e corri 5 km", {"health"}),
+        ("gastei 250 no veterinário do gato", {"finance"}),
+        # The seventh round's other classes, in other words.
+        ("how tall is the Eiffel Tower?", {"general"}),
+        ("quem ganhou o Oscar de melhor filme?", {"general"}),
+        ("como fala 'dívida' em espanhol?", {"general"}),
+        ("meu guri começou na creche", {"relationships"}),
+        ("a menina da faculdade me chamou pra sair", {"relationships"}),
+        ("fechei contrato com um cliente novo", {"professional"}),
+        ("deixei 50 reais de oferta no culto", {"finance", "spiritual"}),
+        ("me siento vacía últimamente", {"counselor"}),
+    ],
+)
+def test_the_seventh_blind_rounds_classes(text, expected):
+    assert route(text, CHRISTIAN) == expected
+
+
+@pytest.mark.parametrize(
     ("topic", "question", "expected"),
     [
         # A question about the world, with no word of the user's own, keeps no topic...
