@@ -167,24 +167,24 @@ ABOUT_THE_WORLD: tuple[str, ...] = (
     "cuando fue fundada", "de onde vem a expressao", "de onde vem o ditado", "o que significa a expressao",
     "where does the expression", "where does the saying", "where does the phrase",
     "what does the expression", "de donde viene la expresion", "que significa la expresion",
-    # Where a word comes from, how a phrase is said in another language, which country
-    # has the most of something ("what's the origin of the word 'salary'?", "how do you
-    # say 'I'm tired' in Japanese?", "¿qué país tiene más médicos por habitante?").
+    # Where a word or a custom comes from, how a phrase is said in another language, which
+    # country has the most of something ("what's the origin of the word 'salary'?", "how do
+    # you say 'I'm tired' in Japanese?", "¿qué país tiene más médicos por habitante?").
     "origin of the word", "origem da palavra", "de onde vem a palavra", "origen de la palabra",
     "qual a origem", "qual e a origem", "what's the origin", "whats the origin", "cual es el origen",
+    "etimologia de", "etymology of", "how do you say", "como se diz", "como se fala", "como se dice",
+    "que pais", "qual pais", "qual o pais", "em que pais", "em qual pais", "which country",
+    "what country", "en que pais",
     # Who wrote a book or sang a song; a joke asked for ("tell me a joke about doctors").
     "quem escreveu", "who wrote", "quien escribio", "quem cantou", "who sang", "quien canta",
     "tell me a joke", "me conta uma piada", "cuentame un chiste", "conta uma piada", "conte uma piada",
     # A word's synonym, a text translated, a year asked.
     "sinonimo de", "sinonimo para", "synonym for", "antonimo de", "translate", "traduz", "traduza",
-    "traduce", "em que ano foi", "en que ano fue", "como fala", "what year did",
+    "traduce", "em que ano foi", "en que ano fue", "what year did",
     # Sizes, winners and songs of the world ("how tall is Mount Everest?", "quem ganhou a
     # Copa de 2002?", "me explica a letra de 'Pais e Filhos'").
     "how tall is", "how high is", "how big is", "how far is", "qual a altura do", "qual a altura da",
     "quem ganhou", "who won", "quien gano", "a letra de", "letra da musica", "lyrics of", "lyrics to",
-    "etimologia de", "etymology of", "how do you say", "como se diz", "como se fala", "como se dice",
-    "que pais", "qual pais", "qual o pais", "em que pais", "em qual pais", "which country",
-    "what country", "en que pais",
 )
 # Enough words for "quem foi o primeiro médico a usar anestesia numa cirurgia?".
 ABOUT_THE_WORLD_WORDS = 8
@@ -230,6 +230,8 @@ def opens_about_the_world(normalized: str) -> bool:
         or _COUNTS_THINGS.search(normalized)
         or _ASKS_A_SUPERLATIVE.search(normalized)
     )
+
+
 _NEXT_WORD = re.compile(r"\s+([\w'-]+)")
 
 

@@ -563,7 +563,8 @@ def test_the_sixth_blind_rounds_classes(text, expected):
         # The seventh round's other classes, in other words.
         ("how tall is the Eiffel Tower?", {"general"}),
         ("quem ganhou o Oscar de melhor filme?", {"general"}),
-        ("como fala 'dívida' em espanhol?", {"general"}),
+        ("como se diz 'dívida' em espanhol?", {"general"}),
+        ("como fala pro meu chefe que vou sair?", {"professional"}),
         ("meu guri começou na creche", {"relationships"}),
         ("a menina da faculdade me chamou pra sair", {"relationships"}),
         ("fechei contrato com um cliente novo", {"professional"}),
