@@ -40,6 +40,9 @@ COMPANION_SKILLS: frozenset[str] = frozenset({"counselor"})
 # Skills about the user's own body: a pet's symptoms ("meu cachorro está vomitando") do
 # not fire them (see skills.matching, "A pet's body").
 OWN_BODY_SKILLS: frozenset[str] = frozenset({"health"})
+# Skills about the people in the user's life: "ele"/"she" in the next message speaks of
+# someone already spoken of, so such a skill stays (see skills.inertia, "Combination").
+PEOPLE_SKILLS: frozenset[str] = frozenset({"relationships"})
 DEFAULT_PRIORITY = 5
 
 

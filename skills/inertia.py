@@ -44,7 +44,17 @@ d. fires a domain while a companion skill is still active: the feeling stays wit
    (:data:`LOOKS_UP`: "quanto eu gastei…", "how much did I spend…", "¿cuánto pagué…?")
    is a plain question, not the topic of the feeling: "tenho reunião com o diretor e tô
    nervoso" then "quanto eu gastei de gasolina essa semana?" is finance alone, unless it
-   opens with a conjunction or refers back (b) ("e quanto gastei com isso?").
+   opens with a conjunction or refers back (b) ("e quanto gastei com isso?"); or
+e. speaks of someone already spoken of by a pronoun (:data:`REFERS_TO_SOMEONE`: "ele",
+   "dela", "she", "ella") while a people skill is kept
+   (:data:`~skills.domain.PEOPLE_SKILLS`): "minha vó opera amanhã" then "queria fazer uma
+   oração por ela" is relationships and spiritual.
+
+A bare answer (rule f: one word, or one after an article or a preposition: "alimentação",
+"de comida") answers the assistant's question, most often an expense's category: while
+only domains are kept, a different domain it fires does not replace them ("gastei 87 no
+mercado" then "alimentação" is finance). After a feeling it names the cause (c, d), and a
+message with a verb ("dormi mal") is a topic of its own.
 
 A message that sets aside a topic still kept ("não quero falar de dinheiro agora" while
 finance is active, :data:`~skills.matching.SETS_ASIDE`) leaves that skill behind; the
@@ -69,7 +79,7 @@ from datetime import datetime
 from enum import Enum
 
 from lifeassistant.text import normalize
-from skills.domain import COMPANION_SKILLS, FALLBACK_SKILL, SkillDefinition
+from skills.domain import COMPANION_SKILLS, FALLBACK_SKILL, PEOPLE_SKILLS, SkillDefinition
 from skills.matching import opens_about_the_world
 
 DEFAULT_INERTIA_MESSAGES = 5
@@ -87,6 +97,15 @@ REFERS_BACK: tuple[str, ...] = (
     "because of it", "at the same time",
     "eso", "por eso", "esto", "ademas", "encima", "a la vez", "al mismo tiempo",
 )
+# Pronouns of someone already spoken of ("minha vó opera amanhã" then "queria fazer uma
+# oração por ela"; "my husband..." then "he spent it all at the bar"): they tie the message
+# to the people skills still kept (rule e), not to every kept topic ("I went to church"
+# then "my grandma was so happy, she's been asking me forever" is no faith of hers).
+# Spanish "él" is left out: normalized it is the article "el".
+REFERS_TO_SOMEONE: tuple[str, ...] = (
+    "ele", "ela", "eles", "elas", "dele", "dela", "deles", "delas", "nele", "nela",
+    "he", "she", "him", "her", "ella", "ellas", "ellos",
+)
 # Phrases announcing a new subject: the message replaces the skills kept by inertia.
 CHANGES_TOPIC: tuple[str, ...] = (
     "mudando de assunto", "mudando um pouco de assunto", "trocando de assunto",
@@ -99,6 +118,8 @@ CHANGES_TOPIC: tuple[str, ...] = (
     "enough about that", "enough of that", "basta de eso", "ya no quiero hablar de eso",
     # "Never mind" drops what was being said.
     "deixa pra la", "deixa quieto", "never mind", "nevermind", "olvidalo", "no importa",
+    "switching topics", "switching subjects", "changing topics", "new topic", "different topic",
+    "mudando o assunto", "trocando o assunto", "cambiando el tema", "otro asunto",
 )
 
 
@@ -142,15 +163,23 @@ THIS_TIME_FRAME: tuple[str, ...] = tuple(
         "thursday", "friday", "saturday", "sunday",
     )
 )
+# English "that" joining a clause to a verb ("remind me that Jake's birthday is on the
+# 20th", "I think that...") introduces what follows, not what was said.
+THAT_INTRODUCES: tuple[str, ...] = (
+    "remind me that", "remember that", "note that", "know that", "think that", "said that",
+    "says that", "so that", "now that", "make sure that", "hope that", "wish that",
+)
 # Phrases that, OPENING a message and followed by a colon or dash, announce a new subject
 # ("outra coisa: treinar em jejum emagrece?"); mid-sentence or with a comma they often add
 # to the same one ("e outra coisa que me preocupa...").
 OPENS_NEW_TOPIC: tuple[str, ...] = ("outra coisa", "otra cosa", "another thing", "uma outra coisa")
 
 _REFERS_BACK = _phrases_regex(REFERS_BACK)
+_REFERS_TO_SOMEONE = _phrases_regex(REFERS_TO_SOMEONE)
 _THIS_TIME_FRAME = _phrases_regex(THIS_TIME_FRAME)
+_THAT_INTRODUCES = _phrases_regex(THAT_INTRODUCES)
 _OPENS_NEW_TOPIC = re.compile(
-    r"^\W*(?:" + "|".join(re.escape(phrase) for phrase in OPENS_NEW_TOPIC) + r")\s*[:\-\u2013\u2014]"
+    r"^\W*(?:" + "|".join(re.escape(phrase) for phrase in OPENS_NEW_TOPIC) + r")\s*[:,\-\u2013\u2014]"
 )
 _CONTINUES = re.compile(
     r"^\W*(?:(?:ah|ah sim|ok|tipo)\W+)?(?:" + "|".join(re.escape(word) for word in CONTINUES) + r")(?!\w)"
@@ -173,6 +202,21 @@ _ASKS_FOR_LEISURE = re.compile(
     r"show|shows|book|books|livro|livros|musica|musicas|song|songs|podcast|pelicula|peliculas|libro|libros|"
     r"game|games|jogo|jogos|anime|novela|novelas)(?!\w)"
 )
+# The same asked noun first ("any good sci-fi movie recommendations?", "indicação de filme?").
+_LEISURE_SUGGESTIONS = re.compile(
+    r"(?<!\w)(?:movie|film|book|series|show|song|podcast|game|anime)s?\W+(?:[\w'-]+\W+){0,1}?"
+    r"(?:recommendations?|suggestions?|recs|ideas?)(?!\w)"
+    r"|(?<!\w)(?:indicacao|indicacoes|sugestao|sugestoes|dica|dicas|recomendacao|recomendacoes|recomendacion|"
+    r"recomendaciones|sugerencia|sugerencias)\W+(?:de|para)\W+(?:um\W+|uma\W+|un\W+|una\W+)?(?:filme|filmes|"
+    r"serie|series|livro|livros|musica|musicas|podcast|pelicula|peliculas|libro|libros|anime|novela|novelas|jogo|jogos)(?!\w)"
+)
+# A joke or a riddle asked for ("me conta uma piada?", "tell me a dad joke", "cuéntame un
+# chiste"): the "me" of the request is no word of the user's own life.
+_ASKS_FOR_A_JOKE = re.compile(
+    r"^\W*(?:(?:ah|ok|entao|so|then|bueno|pues|agora|now|ahora)\W+)?(?:me\W+)?(?:conta|conte|contar|tell|cuenta|"
+    r"cuentame|contame|manda|mande|sabe|know|dime|fala|solta)(?:\W+me)?(?:\W+[\w'-]+){0,3}?\W+"
+    r"(?:piada|piadas|piadinha|joke|jokes|chiste|chistes|charada|riddle|trocadilho|pun|puns)(?!\w)"
+)
 # Words by which a message speaks of the user (or of "us"): a question holding one is
 # about the user's own life, never trivia ("quantos dias eu tenho de férias?").
 _OF_ONESELF = _phrases_regex((
@@ -190,6 +234,8 @@ class Cue(Enum):
     CHANGES_TOPIC = "changes_topic"
     ABOUT_THE_WORLD = "about_the_world"
     LOOKS_UP = "looks_up"
+    REFERS_TO_SOMEONE = "refers_to_someone"
+    BARE_ANSWER = "bare_answer"
 
 
 def topic_cue(text: str) -> Cue:
@@ -207,17 +253,37 @@ def topic_cue(text: str) -> Cue:
     normalized = normalize(text)
     if _CHANGES_TOPIC.search(normalized) or _OPENS_NEW_TOPIC.search(normalized) or _CLOSES_A_VENT.search(normalized):
         return Cue.CHANGES_TOPIC
-    refers_back = bool(_REFERS_BACK.search(_THIS_TIME_FRAME.sub(" ", normalized)))
+    refers_back = bool(_REFERS_BACK.search(_THAT_INTRODUCES.sub(" ", _THIS_TIME_FRAME.sub(" ", normalized))))
     if not refers_back and (
         (opens_about_the_world(normalized) and not _OF_ONESELF.search(normalized))
         or _ASKS_FOR_LEISURE.search(normalized)
+        or _LEISURE_SUGGESTIONS.search(normalized)
+        or _ASKS_FOR_A_JOKE.search(normalized)
     ):
         return Cue.ABOUT_THE_WORLD
     if refers_back or _CONTINUES.search(normalized):
         return Cue.REFERS_BACK
+    if _REFERS_TO_SOMEONE.search(normalized):
+        return Cue.REFERS_TO_SOMEONE
     if _LOOKS_UP.search(normalized):
         return Cue.LOOKS_UP
+    if _is_bare_answer(normalized):
+        return Cue.BARE_ANSWER
     return Cue.NONE
+
+
+# A word that may come before a bare answer's noun ("de comida", "no mercado", "for food").
+_BEFORE_AN_ANSWER = frozenset({
+    "a", "o", "as", "os", "de", "da", "do", "na", "no", "em", "com", "pra", "para", "um", "uma",
+    "the", "for", "on", "in", "el", "la", "los", "las", "en", "con", "un", "una",
+})
+
+
+def _is_bare_answer(normalized: str) -> bool:
+    """One word, or one after an article or a preposition ("alimentação", "de comida"):
+    the answer to the assistant's question (an expense's category), not a topic of its own."""
+    words = re.findall(r"[\w'-]+", normalized)
+    return len(words) == 1 or (len(words) == 2 and words[0] in _BEFORE_AN_ANSWER)
 
 
 @dataclass(frozen=True)
@@ -293,6 +359,8 @@ def decide(
         if cue in (Cue.CHANGES_TOPIC, Cue.ABOUT_THE_WORLD)
         else _kept_by_inertia(state, allowed, inertia_messages, set_aside)
     )
+    if triggered and kept and cue is Cue.BARE_ANSWER and _answers_within(triggered, kept):
+        triggered = []  # rule f: the answer names no topic of its own
     if triggered:
         if kept and _topics_co_occur(triggered, kept, cue):
             return _detection(by_priority({*kept, *triggered}), "combined", matched, now)
@@ -353,7 +421,16 @@ def _topics_co_occur(
         or cue is Cue.REFERS_BACK
         or not fired.isdisjoint(COMPANION_SKILLS)
         or (cue is not Cue.LOOKS_UP and any(skill.name in COMPANION_SKILLS for skill in kept))
+        or (cue is Cue.REFERS_TO_SOMEONE and any(skill.name in PEOPLE_SKILLS for skill in kept))
     )
+
+
+def _answers_within(triggered: Sequence[SkillDefinition], kept: Sequence[SkillDefinition]) -> bool:
+    """Whether a bare answer stays within the domains kept (rule f): only domains are
+    kept and fired, none of them the same. After a feeling, "trabalho" names its cause."""
+    fired = {skill.name for skill in triggered}
+    names = {skill.name for skill in kept}
+    return fired.isdisjoint(names) and fired.isdisjoint(COMPANION_SKILLS) and names.isdisjoint(COMPANION_SKILLS)
 
 
 def _kept_by_inertia(

@@ -36,7 +36,8 @@ Matching ignores case and accents, in the pattern and in the message alike:
 
 A pet's body is not the user's: up to eight words after a pet ("meu cachorro está
 vomitando", "my cat isn't eating": :data:`PETS`) are not read by the skills of the user's
-own body (``OWN_BODY_SKILLS``, health).
+own body (``OWN_BODY_SKILLS``, health). Nor is a close one's, told in the third person
+("meu pai foi internado com pneumonia", "a cirurgia da minha mãe": :data:`RELATIVES`).
 
 A topic the user sets aside fires nothing: in "não quero falar de trabalho hoje" or
 "I don't want to talk about money", up to three words after the phrase (:data:`SETS_ASIDE`),
@@ -185,6 +186,9 @@ ABOUT_THE_WORLD: tuple[str, ...] = (
     # Copa de 2002?", "me explica a letra de 'Pais e Filhos'").
     "how tall is", "how high is", "how big is", "how far is", "qual a altura do", "qual a altura da",
     "quem ganhou", "who won", "quien gano", "a letra de", "letra da musica", "lyrics of", "lyrics to",
+    # The history of a thing ("what's the history behind the dollar sign?").
+    "history behind", "story behind", "the history of", "historia por tras", "a historia do",
+    "a historia da", "la historia de", "la historia del", "historia detras",
 )
 # Enough words for "quem foi o primeiro médico a usar anestesia numa cirurgia?".
 ABOUT_THE_WORLD_WORDS = 8
@@ -274,6 +278,47 @@ _PETS = re.compile(
 def pet_spans(normalized: str) -> list[tuple[int, int]]:
     """The spans of ``normalized`` about a pet's body (see :data:`PETS`)."""
     return [found.span(1) for found in _PETS.finditer(normalized)]
+
+
+# Someone close, told of in the third person: what their body goes through ("meu pai foi
+# internado com pneumonia", "meu filho tá com febre de 39", "my dad is in surgery") is theirs,
+# not the user's, so the skills of the user's own body (OWN_BODY_SKILLS) do not read it,
+# as with a pet. The span starts at a verb in the third person right after the relative (or
+# one word later) and runs up to RELATIVE_WORDS words, a punctuation mark or a conjunction;
+# "the surgery of my mother" / "a cirurgia da minha mãe" covers the word before.
+RELATIVES: tuple[str, ...] = (
+    "pai", "mae", "filho", "filha", "filhos", "filhinho", "filhinha", "cacula", "bebe", "nene", "avo", "vo",
+    "vovo", "irmao", "irma", "marido", "esposa", "esposo", "tio", "tia", "sogro", "sogra", "primo", "prima",
+    "namorado", "namorada", "noivo", "noiva",
+    "dad", "mom", "mum", "mother", "father", "son", "daughter", "kid", "baby", "grandma", "grandpa",
+    "grandmother", "grandfather", "brother", "sister", "husband", "wife", "uncle", "aunt", "boyfriend",
+    "girlfriend",
+    "padre", "madre", "hijo", "hija", "abuelo", "abuela", "hermano", "hermana", "novio", "novia",
+)
+_THIRD_PERSON = (
+    "ta", "esta", "estava", "foi", "vai", "fez", "teve", "tem", "anda", "ficou", "segue", "continua",
+    "passou", "comecou", "precisa", "acordou", "quebrou", "machucou", "caiu",
+    "is", "was", "has", "had", "got", "goes", "went", "needs", "broke", "fell", "keeps",
+    "fue", "tiene", "tuvo", "va", "sigue", "necesita", "se",
+)
+RELATIVE_WORDS = 8
+_ENDS_A_SPAN = r"(?:e|and|y|mas|but|pero|que|porque|pq|because|i|eu|yo)"
+_RELATIVE = r"(?:meu|minha|my|mi|nosso|nossa|our)\s+(?:" + "|".join(RELATIVES) + r")"
+_RELATIVES_BODY = re.compile(
+    r"(?<!\w)" + _RELATIVE + r"(?:'s)?(?:\s+[\w'-]+)?\s+((?:" + "|".join(_THIRD_PERSON) + r")(?!\w)"
+    r"(?:\s+(?!" + _ENDS_A_SPAN + r"(?!\w))[\w'-]+){0," + str(RELATIVE_WORDS) + r"})"
+    r"|([\w'-]+)\s+(?:d[ao]|of|de)\s+" + _RELATIVE + r"(?!\w)"
+    r"|(?<!\w)" + _RELATIVE + r"'s\s+([\w'-]+)"
+)
+
+
+def relative_spans(normalized: str) -> list[tuple[int, int]]:
+    """The spans of ``normalized`` about a close one's body (see :data:`RELATIVES`)."""
+    spans = []
+    for found in _RELATIVES_BODY.finditer(normalized):
+        group = next(index for index in (1, 2, 3) if found.group(index) is not None)
+        spans.append(found.span(group))
+    return spans
 
 
 def set_aside_spans(normalized: str) -> list[tuple[int, int]]:
@@ -550,10 +595,10 @@ class TriggerMatcher:
                 hits = [hit for hit in hits if not skipped.overlaps(hit[1], hit[2])]
                 kept_out = _without_excluded(inside) if self._has_exclusions else inside
                 set_aside = frozenset(pattern.skill for pattern, _, _ in kept_out if pattern.role == _TRIGGER)
-        pets = pet_spans(normalized)
-        if pets:
-            animal = _Spans(pets)
-            hits = [hit for hit in hits if hit[0].skill not in OWN_BODY_SKILLS or not animal.overlaps(hit[1], hit[2])]
+        others = pet_spans(normalized) + relative_spans(normalized)
+        if others:
+            someone_else = _Spans(others)
+            hits = [hit for hit in hits if hit[0].skill not in OWN_BODY_SKILLS or not someone_else.overlaps(hit[1], hit[2])]
         if self._has_exclusions:
             hits = _without_excluded(hits)
         fired: dict[str, dict[str, None]] = {}

@@ -396,6 +396,17 @@ def test_an_explicit_skill_does_not_combine_with_inertia():
         ("e quanto gastei com isso?", Cue.REFERS_BACK),
         ("by the way, how much did I spend on groceries?", Cue.CHANGES_TOPIC),
         ("quanto custa uma consulta?", Cue.NONE),
+        # A pronoun of someone spoken of; English "that" after "remind me" points ahead.
+        ("queria rezar por ela", Cue.REFERS_TO_SOMEONE),
+        ("he never calls me back", Cue.REFERS_TO_SOMEONE),
+        ("Elefante é o maior animal terrestre?", Cue.NONE),
+        ("remind me that the rent is due friday", Cue.NONE),
+        # One word, or one after an article or a preposition: an answer, not a topic.
+        ("Alimentação", Cue.BARE_ANSWER),
+        ("de comida.", Cue.BARE_ANSWER),
+        ("dormi mal", Cue.NONE),
+        # "outra coisa," opening a message announces a new subject too.
+        ("outra coisa, quanto tá a conta de luz?", Cue.CHANGES_TOPIC),
     ],
 )
 def test_topic_cue_reads_back_references_and_announced_changes_as_whole_words(text, cue):

@@ -618,3 +618,60 @@ def test_a_question_about_the_world_keeps_no_topic(topic, question, expected):
 def test_never_mind_look_ups_and_topics_no_longer_wanted(topic, follow_up, expected):
     first = decide_text(topic)
     assert [skill.name for skill in decide_text(follow_up, first.state).active] == expected
+
+
+@pytest.mark.parametrize(
+    ("topic", "follow_up", "expected"),
+    [
+        # A bare answer (one word, or one after an article or a preposition) answers the
+        # assistant's question, an expense's category: the domain kept stays alone...
+        ("paguei 45 no ifood", "comida", ["finance"]),
+        ("gastei 90 reais hoje", "na academia", ["finance"]),
+        # ... but after a feeling it names the feeling's cause, and a message with a verb
+        # is a topic of its own.
+        ("tô muito estressada", "trabalho", ["counselor", "professional"]),
+        ("paguei o aluguel", "dormi mal", ["health"]),
+        # A pronoun speaks of someone already spoken of: the people skill stays...
+        ("meu irmão anda muito distante", "queria rezar por ele", ["relationships", "spiritual"]),
+        # ... only when one is kept: the grandmother is no faith of hers.
+        ("fui à missa hoje depois de anos", "minha vó ficou feliz, ela sempre pedia", ["relationships"]),
+        # English "that" joining a clause points ahead, not back.
+        ("corri 8 km hoje", "remind me that Ana's birthday is on Friday", ["relationships"]),
+        # A joke, a podcast or a series asked for keeps no topic; "outra coisa," opening a
+        # message and "switching topics" announce a new one.
+        ("I'm stressed about rent", "tell me a dad joke", ["general"]),
+        ("tô com raiva do meu chefe", "conta uma piada pra eu rir", ["general"]),
+        ("paguei o aluguel", "alguma indicação de série pra hoje?", ["general"]),
+        ("my rent went up again", "any podcast recommendations?", ["general"]),
+        ("tô triste com meu namorado", "outra coisa, quanto tá a conta de luz?", ["finance"]),
+        ("corri 8 km hoje", "switching topics, who won the 1970 World Cup?", ["general"]),
+    ],
+)
+def test_answers_pronouns_and_requests_of_the_eighth_round(topic, follow_up, expected):
+    first = decide_text(topic, preferences=CHRISTIAN)
+    assert [skill.name for skill in decide_text(follow_up, first.state, CHRISTIAN).active] == expected
+
+
+@pytest.mark.parametrize(
+    ("text", "expected"),
+    [
+        # A close one's body, told in the third person, is theirs: no health of the user's.
+        ("minha sogra quebrou o braço", {"relationships"}),
+        ("my brother has the flu", {"relationships"}),
+        ("a pressão do meu pai subiu", {"relationships"}),
+        ("mi madre tiene gripe", {"relationships"}),
+        ("my husband is in the hospital", {"relationships"}),
+        # The user's own body in the same message still is.
+        ("minha mãe disse que eu preciso dormir mais", {"health", "relationships"}),
+        ("levei minha filha ao pediatra e aproveitei pra medir minha pressão", {"health", "relationships"}),
+        ("minha filha tá com catapora e eu tô sem dormir", {"health", "relationships"}),
+        # The eighth round's vocabulary, in other words.
+        ("I get out of breath on the stairs", {"health"}),
+        ("me falta el aire al subir escaleras", {"health"}),
+        ("não tenho com quem falar", {"counselor"}),
+        ("no me alcanza el sueldo", {"finance"}),
+        ("what's the story behind the euro symbol?", {"general"}),
+    ],
+)
+def test_the_eighth_blind_rounds_classes(text, expected):
+    assert route(text, CHRISTIAN) == expected
