@@ -152,6 +152,7 @@ class Person:
     first_text: float | None = None  # seconds from the POST being sent
     done: float | None = None
     final: str = ""  # done / failed / cancelled / error / timeout / post / broken
+    why: str = ""  # what the client saw of a failure: an HTTP status, an exception, a missing end
     tool_before_text: bool = False
 
     @property
@@ -169,21 +170,21 @@ async def follow(client: httpx.AsyncClient, person: Person, timeout: float) -> N
             client.post(f"conversations/{person.conversation}/messages/", json={"content": person.text}, headers=headers),
             timeout,
         )
-    except (httpx.HTTPError, asyncio.TimeoutError):
-        person.final = "post"
+    except (httpx.HTTPError, asyncio.TimeoutError) as exc:
+        person.final, person.why = "post", type(exc).__name__
         return
     person.post_status = response.status_code
     person.posted = time.perf_counter() - started
     reply = response.json().get("assistant_message") if response.is_success else None
     if not reply:
-        person.final = "post"
+        person.final, person.why = "post", f"HTTP {response.status_code}"
         return
     try:
         await asyncio.wait_for(read_events(client, person, reply["id"], headers, started), timeout)
     except asyncio.TimeoutError:
         person.final = "timeout"
-    except httpx.HTTPError:
-        person.final = "broken"
+    except httpx.HTTPError as exc:
+        person.final, person.why = "broken", f"{type(exc).__name__} {exc}".strip()
 
 
 async def read_events(client: httpx.AsyncClient, person: Person, reply: int, headers: dict[str, str],
@@ -191,7 +192,7 @@ async def read_events(client: httpx.AsyncClient, person: Person, reply: int, hea
     buffer = b""
     async with client.stream("GET", f"messages/{reply}/events/", headers=headers) as response:
         if response.status_code != 200:
-            person.final = "broken"
+            person.final, person.why = "broken", f"HTTP {response.status_code}"
             return
         async for data in response.aiter_bytes():
             buffer += data
@@ -206,7 +207,7 @@ async def read_events(client: httpx.AsyncClient, person: Person, reply: int, hea
                     person.done = time.perf_counter() - started
                     person.final = kind.decode()
                     return
-    person.final = "broken"  # the stream ended without a final event
+    person.final, person.why = "broken", "the stream ended without a final event"
 
 
 def event_type(block: bytes) -> bytes:
@@ -289,9 +290,12 @@ def run_level(args: argparse.Namespace, stack: Stack, tokens: list[str], count: 
     # Row writes are shared among the replies that ended (a reply stuck mid-way wrote some too).
     ended = sum(1 for p in people if p.final in ("done", "failed", "cancelled"))
     errors: dict[str, int] = {}
+    whys: dict[str, int] = {}
     for person in people:
         if person.failed:
             errors[person.final] = errors.get(person.final, 0) + 1
+            if person.why:
+                whys[f"{person.final}: {person.why}"] = whys.get(f"{person.final}: {person.why}", 0) + 1
     return {
         "people": count,
         "seconds": round(seconds, 2),
@@ -310,6 +314,7 @@ def run_level(args: argparse.Namespace, stack: Stack, tokens: list[str], count: 
                    "p95": percentile([p.done if not p.failed else None for p in people], 0.95)},
         "errors": sum(errors.values()),
         "errors_by_kind": errors,
+        "errors_seen": whys,
         "worker_cpu_s": round(worker_cpu, 2),
         "worker_cpu_us_per_chunk": 1e6 * worker_cpu / model["chunks"] if model["chunks"] and args.worker_pid else None,
         "web_cpu_s": round(web_cpu, 2) if args.web_pid else None,
@@ -385,6 +390,7 @@ def render(level: dict[str, Any]) -> str:
         f" | row writes {'-' if rows is None else f'{rows:.1f}'}/reply ({level['replies_ended']} ended)"
         f" | Redis connections opened {'-' if redis is None else redis}"
         f" | worker RSS {memory['rss']} MiB, PSS {memory['pss']} MiB; web worker RSS {level['web_worker_rss_max_mib']} MiB"
+        + "".join(f"\n      {n} × {why}" for why, n in sorted(level.get("errors_seen", {}).items()))
     )
 
 

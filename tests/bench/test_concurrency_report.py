@@ -1,0 +1,31 @@
+"""The concurrency benchmark's line of figures (bench/concurrency.py) says why a person failed."""
+
+from bench.concurrency import render
+
+
+def _level(**overrides):
+    spread = {"p50": 1.0, "p95": 2.0}
+    level = {
+        "people": 200, "seconds": 14.0, "model_max_in_flight": 189, "posted_s": spread, "at_model_s": spread,
+        "first_text_s": spread, "done_s": spread, "errors": 0, "errors_by_kind": {}, "errors_seen": {},
+        "worker_cpu_us_per_chunk": 114.0, "model_chunks": 61262, "worker_cpu_s": 7.0, "web_cpu_s": 7.1,
+        "row_writes_per_reply": 3.0, "replies_ended": 200, "redis_connections_opened": 47,
+        "worker_memory_mib": {"rss": 308, "pss": 290}, "web_worker_rss_max_mib": 131,
+    }
+    level.update(overrides)
+    return level
+
+
+def test_a_run_without_errors_is_one_line():
+    assert "\n" not in render(_level())
+
+
+def test_each_kind_of_failure_is_listed_with_what_the_client_saw():
+    text = render(_level(
+        errors=3, errors_by_kind={"broken": 2, "post": 1},
+        errors_seen={"broken: the stream ended without a final event": 2, "post: HTTP 503": 1},
+    ))
+
+    assert "errors 3 (2 broken, 1 post)" in text
+    assert "2 × broken: the stream ended without a final event" in text
+    assert "1 × post: HTTP 503" in text
