@@ -206,6 +206,9 @@ _ASKS_FOR_LEISURE = re.compile(
 _LEISURE_SUGGESTIONS = re.compile(
     r"(?<!\w)(?:movie|film|book|series|show|song|podcast|game|anime)s?\W+(?:[\w'-]+\W+){0,1}?"
     r"(?:recommendations?|suggestions?|recs|ideas?)(?!\w)"
+    # ... or asked by one liked ("any sci-fi books like Project Hail Mary?", "filmes parecidos com").
+    r"|(?<!\w)(?:movies|films|books|shows|series|songs|podcasts|games|filmes|livros|musicas|jogos|peliculas|"
+    r"libros|canciones)\W+(?:like|parecidos?\W+com|tipo|como)(?!\w)"
     r"|(?<!\w)(?:indicacao|indicacoes|sugestao|sugestoes|dica|dicas|recomendacao|recomendacoes|recomendacion|"
     r"recomendaciones|sugerencia|sugerencias)\W+(?:de|para)\W+(?:um\W+|uma\W+|un\W+|una\W+)?(?:filme|filmes|"
     r"serie|series|livro|livros|musica|musicas|podcast|pelicula|peliculas|libro|libros|anime|novela|novelas|jogo|jogos)(?!\w)"

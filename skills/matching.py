@@ -297,10 +297,15 @@ RELATIVES: tuple[str, ...] = (
 )
 _THIRD_PERSON = (
     "ta", "esta", "estava", "foi", "vai", "fez", "teve", "tem", "anda", "ficou", "segue", "continua",
-    "passou", "comecou", "precisa", "acordou", "quebrou", "machucou", "caiu",
-    "is", "was", "has", "had", "got", "goes", "went", "needs", "broke", "fell", "keeps",
-    "fue", "tiene", "tuvo", "va", "sigue", "necesita", "se",
+    "passou", "comecou", "precisa", "acordou", "quebrou", "machucou", "caiu", "ama", "adora", "gosta", "odeia",
+    "is", "was", "has", "had", "got", "goes", "went", "needs", "broke", "fell", "keeps", "loves", "likes", "hates",
+    "fue", "tiene", "tuvo", "va", "sigue", "necesita", "se", "odia",
 )
+# Someone already named, spoken of by a pronoun and a verb of being or having ("ele tem
+# diabetes", "she's been in the ICU", "ella está internada"); other verbs ("ela passou uma
+# pomada pra eu passar") may well tell of the user's own body.
+_PRONOUNS_OF_SOMEONE = ("ele", "ela", "he", "she", "ella")
+_BEING_OR_HAVING = ("tem", "ta", "esta", "foi", "is", "has", "was", "tiene", "fue", "ama", "adora", "gosta", "loves", "likes")
 RELATIVE_WORDS = 8
 _ENDS_A_SPAN = r"(?:e|and|y|mas|but|pero|que|porque|pq|because|i|eu|yo)"
 _RELATIVE = r"(?:meu|minha|my|mi|nosso|nossa|our)\s+(?:" + "|".join(RELATIVES) + r")"
@@ -309,6 +314,8 @@ _RELATIVES_BODY = re.compile(
     r"(?:\s+(?!" + _ENDS_A_SPAN + r"(?!\w))[\w'-]+){0," + str(RELATIVE_WORDS) + r"})"
     r"|([\w'-]+)\s+(?:d[ao]|of|de)\s+" + _RELATIVE + r"(?!\w)"
     r"|(?<!\w)" + _RELATIVE + r"'s\s+([\w'-]+)"
+    r"|(?<!\w)(?:" + "|".join(_PRONOUNS_OF_SOMEONE) + r")\s+((?:" + "|".join(_BEING_OR_HAVING) + r")(?!\w)"
+    r"(?:\s+(?!" + _ENDS_A_SPAN + r"(?!\w))[\w'-]+){0," + str(RELATIVE_WORDS) + r"})"
 )
 
 
@@ -316,7 +323,7 @@ def relative_spans(normalized: str) -> list[tuple[int, int]]:
     """The spans of ``normalized`` about a close one's body (see :data:`RELATIVES`)."""
     spans = []
     for found in _RELATIVES_BODY.finditer(normalized):
-        group = next(index for index in (1, 2, 3) if found.group(index) is not None)
+        group = next(index for index in (1, 2, 3, 4) if found.group(index) is not None)
         spans.append(found.span(group))
     return spans
 

@@ -675,3 +675,34 @@ def test_answers_pronouns_and_requests_of_the_eighth_round(topic, follow_up, exp
 )
 def test_the_eighth_blind_rounds_classes(text, expected):
     assert route(text, CHRISTIAN) == expected
+
+
+@pytest.mark.parametrize(
+    ("text", "expected"),
+    [
+        # The ninth round's classes, in other words: wording met for the first time...
+        ("me da bronca que nadie me ayude", {"counselor"}),
+        ("tô me sentindo injustiçada", {"counselor"}),
+        ("fiquei olhando pro teto a noite toda", {"health"}),
+        ("woke up at 3am again", {"health"}),
+        ("me canso subiendo dos pisos", {"health"}),
+        ("tô com gripa", {"health"}),
+        ("semana de provas chegando e eu nem comecei", {"professional"}),
+        ("no llego a fin de mes", {"finance"}),
+        ("la cuaresma empieza el miércoles", {"spiritual"}),
+        # ... what is no body of the user's: a prayer before bed, someone spoken of by a pronoun,
+        # a partner's tastes; an interview at a bank is no money ...
+        ("vou rezar antes de dormir hoje", {"spiritual"}),
+        ("my grandpa is in the ICU, he has pneumonia", {"relationships"}),
+        ("minha namorada adora comida árabe", {"relationships"}),
+        ("ela passou um remédio pra mim tomar", {"health"}),
+        ("tengo entrevista en un banco el lunes", {"professional"}),
+        # ... a book or a podcast asked by one liked, and the guards kept.
+        ("any podcasts like Serial?", {"general"}),
+        ("livros parecidos com Torto Arado?", {"general"}),
+        ("nossa senhora, que trânsito", {"general"}),
+        ("como faz chupeta na bateria do carro?", {"general"}),
+    ],
+)
+def test_the_ninth_blind_rounds_classes(text, expected):
+    assert route(text, CHRISTIAN) == expected
