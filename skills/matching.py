@@ -186,6 +186,10 @@ ABOUT_THE_WORLD: tuple[str, ...] = (
     # Copa de 2002?", "me explica a letra de 'Pais e Filhos'").
     "how tall is", "how high is", "how big is", "how far is", "qual a altura do", "qual a altura da",
     "quem ganhou", "who won", "quien gano", "a letra de", "letra da musica", "lyrics of", "lyrics to",
+    # A poem or a story asked for ("write a limerick about a sleepy cat").
+    "write a poem about", "write a limerick about", "write a story about", "write a haiku about",
+    "write a song about", "escreve um poema sobre", "escreva um poema sobre", "faz um poema sobre",
+    "escribe un poema sobre", "escreve uma historia sobre", "escribe una historia sobre",
     # The history of a thing ("what's the history behind the dollar sign?").
     "history behind", "story behind", "the history of", "historia por tras", "a historia do",
     "a historia da", "la historia de", "la historia del", "historia detras",
@@ -284,7 +288,7 @@ def pet_spans(normalized: str) -> list[tuple[int, int]]:
 # internado com pneumonia", "meu filho tá com febre de 39", "my dad is in surgery") is theirs,
 # not the user's, so the skills of the user's own body (OWN_BODY_SKILLS) do not read it,
 # as with a pet. The span starts at a verb in the third person right after the relative (or
-# one word later) and runs up to RELATIVE_WORDS words, a punctuation mark or a conjunction;
+# up to two words later) and runs up to RELATIVE_WORDS words, a punctuation mark or a conjunction;
 # "the surgery of my mother" / "a cirurgia da minha mãe" covers the word before.
 RELATIVES: tuple[str, ...] = (
     "pai", "mae", "filho", "filha", "filhos", "filhinho", "filhinha", "cacula", "bebe", "nene", "avo", "vo",
@@ -298,8 +302,10 @@ RELATIVES: tuple[str, ...] = (
 _THIRD_PERSON = (
     "ta", "esta", "estava", "foi", "vai", "fez", "teve", "tem", "anda", "ficou", "segue", "continua",
     "passou", "comecou", "precisa", "acordou", "quebrou", "machucou", "caiu", "ama", "adora", "gosta", "odeia",
+    "entrou", "quer",
     "is", "was", "has", "had", "got", "goes", "went", "needs", "broke", "fell", "keeps", "loves", "likes", "hates",
-    "fue", "tiene", "tuvo", "va", "sigue", "necesita", "se", "odia",
+    "wants",
+    "fue", "tiene", "tuvo", "va", "sigue", "necesita", "se", "odia", "quiere", "entro",
 )
 # Someone already named, spoken of by a pronoun and a verb of being or having ("ele tem
 # diabetes", "she's been in the ICU", "ella está internada"); other verbs ("ela passou uma
@@ -310,12 +316,12 @@ RELATIVE_WORDS = 8
 _ENDS_A_SPAN = r"(?:e|and|y|mas|but|pero|que|porque|pq|because|i|eu|yo)"
 _RELATIVE = r"(?:meu|minha|my|mi|nosso|nossa|our)\s+(?:" + "|".join(RELATIVES) + r")"
 _RELATIVES_BODY = re.compile(
-    r"(?<!\w)" + _RELATIVE + r"(?:'s)?(?:\s+[\w'-]+)?\s+((?:" + "|".join(_THIRD_PERSON) + r")(?!\w)"
+    r"(?<!\w)" + _RELATIVE + r"'s\s+([\w'-]+)"
+    r"|(?<!\w)" + _RELATIVE + r"(?:\s+[\w'-]+){0,2}?\s+((?:" + "|".join(_THIRD_PERSON) + r")(?!\w)"
     r"(?:\s+(?!" + _ENDS_A_SPAN + r"(?!\w))[\w'-]+){0," + str(RELATIVE_WORDS) + r"})"
     r"|([\w'-]+)\s+(?:d[ao]|of|de)\s+" + _RELATIVE + r"(?!\w)"
-    r"|(?<!\w)" + _RELATIVE + r"'s\s+([\w'-]+)"
-    r"|(?<!\w)(?:" + "|".join(_PRONOUNS_OF_SOMEONE) + r")\s+((?:" + "|".join(_BEING_OR_HAVING) + r")(?!\w)"
-    r"(?:\s+(?!" + _ENDS_A_SPAN + r"(?!\w))[\w'-]+){0," + str(RELATIVE_WORDS) + r"})"
+    r"|(?<!\w)(?:(?:" + "|".join(_PRONOUNS_OF_SOMEONE) + r")\s+(?:" + "|".join(_BEING_OR_HAVING) + r")|(?:he|she)'s)(?!\w)"
+    r"((?:\s+(?!" + _ENDS_A_SPAN + r"(?!\w))[\w'-]+){0," + str(RELATIVE_WORDS) + r"})"
 )
 
 

@@ -706,3 +706,26 @@ def test_the_eighth_blind_rounds_classes(text, expected):
 )
 def test_the_ninth_blind_rounds_classes(text, expected):
     assert route(text, CHRISTIAN) == expected
+
+
+@pytest.mark.parametrize(
+    ("text", "expected"),
+    [
+        # The tenth round's classes, in other words.
+        ("sinto que nunca sou suficiente", {"counselor"}),
+        ("minha irmã quer ser minha fiadora", {"finance", "relationships"}),
+        ("tomei dois energéticos pra virar a noite", {"health"}),
+        ("minha glicada subiu", {"health"}),
+        ("fiquei até 3h vendo série", {"health"}),
+        # Someone else's body, years or wishes; a priest is no father; a poem, a quarrel that
+        # wears one out and baroque churches toured are no body or faith of the user's.
+        ("minha filha caçula quer dormir na vovó", {"relationships"}),
+        ("o padre da minha cidade faz uma missa linda", {"spiritual"}),
+        ("write a poem about my grandma's garden", {"general"}),
+        ("I'm exhausted by all this arguing with my sister", {"counselor", "relationships"}),
+        ("vi as igrejas barrocas de Tiradentes", {"general"}),
+        ("acendi uma velita pra Virgem", {"spiritual"}),
+    ],
+)
+def test_the_tenth_blind_rounds_classes(text, expected):
+    assert route(text, CHRISTIAN) == expected
