@@ -282,10 +282,18 @@ _BEFORE_AN_ANSWER = frozenset({
 })
 
 
+# A category given as an order ("sí, ponlo en comida", "coloca em alimentação", "file it under food").
+_FILES_UNDER = re.compile(
+    r"^\W*(?:(?:sim|si|yes|ok|okay|isso|claro|pode|sure|yeah|yep|dale)\W+)*(?:ponlo|ponla|pon|poe|coloca|coloque|"
+    r"bota|put it|file it|lanca|lanza|anota|registra)\W+(?:en|em|na|no|in|under|como|as)\W+"
+)
+
+
 def _is_bare_answer(normalized: str) -> bool:
-    """One word, or one after an article or a preposition ("alimentação", "de comida"):
-    the answer to the assistant's question (an expense's category), not a topic of its own."""
-    words = re.findall(r"[\w'-]+", normalized)
+    """One word, or one after an article or a preposition ("alimentação", "de comida"), maybe
+    filed as an order ("ponlo en comida"): the answer to the assistant's question (an
+    expense's category), not a topic of its own."""
+    words = re.findall(r"[\w'-]+", _FILES_UNDER.sub("", normalized))
     return len(words) == 1 or (len(words) == 2 and words[0] in _BEFORE_AN_ANSWER)
 
 

@@ -190,6 +190,10 @@ ABOUT_THE_WORLD: tuple[str, ...] = (
     "write a poem about", "write a limerick about", "write a story about", "write a haiku about",
     "write a song about", "escreve um poema sobre", "escreva um poema sobre", "faz um poema sobre",
     "escribe un poema sobre", "escreve uma historia sobre", "escribe una historia sobre",
+    # Records and dates of the world ("who holds the marathon world record?", "¿en qué año
+    # llegó el hombre a la luna?"), a singer asked.
+    "who holds the", "world record", "recorde mundial", "record mundial", "en que ano llego", "em que ano o",
+    "em que ano a", "quem canta",
     # The history of a thing ("what's the history behind the dollar sign?").
     "history behind", "story behind", "the history of", "historia por tras", "a historia do",
     "a historia da", "la historia de", "la historia del", "historia detras",
@@ -320,7 +324,8 @@ _RELATIVES_BODY = re.compile(
     r"|(?<!\w)" + _RELATIVE + r"(?:\s+[\w'-]+){0,2}?\s+((?:" + "|".join(_THIRD_PERSON) + r")(?!\w)"
     r"(?:\s+(?!" + _ENDS_A_SPAN + r"(?!\w))[\w'-]+){0," + str(RELATIVE_WORDS) + r"})"
     r"|([\w'-]+)\s+(?:d[ao]|of|de)\s+" + _RELATIVE + r"(?!\w)"
-    r"|(?<!\w)(?:(?:" + "|".join(_PRONOUNS_OF_SOMEONE) + r")\s+(?:" + "|".join(_BEING_OR_HAVING) + r")|(?:he|she)'s)(?!\w)"
+    r"|(?<!\w)(?:(?:" + "|".join(_PRONOUNS_OF_SOMEONE) + r")(?:\s+(?:ja|ainda|so|already|still|ya|todavia))?\s+(?:"
+    + "|".join(_BEING_OR_HAVING) + r")|(?:he|she)'s)(?!\w)"
     r"((?:\s+(?!" + _ENDS_A_SPAN + r"(?!\w))[\w'-]+){0," + str(RELATIVE_WORDS) + r"})"
 )
 

@@ -405,6 +405,7 @@ def test_an_explicit_skill_does_not_combine_with_inertia():
         ("Alimentação", Cue.BARE_ANSWER),
         ("de comida.", Cue.BARE_ANSWER),
         ("dormi mal", Cue.NONE),
+        ("sí, ponlo en comida", Cue.BARE_ANSWER),
         # "outra coisa," opening a message announces a new subject too.
         ("outra coisa, quanto tá a conta de luz?", Cue.CHANGES_TOPIC),
     ],

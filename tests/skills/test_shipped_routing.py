@@ -729,3 +729,33 @@ def test_the_ninth_blind_rounds_classes(text, expected):
 )
 def test_the_tenth_blind_rounds_classes(text, expected):
     assert route(text, CHRISTIAN) == expected
+
+
+@pytest.mark.parametrize(
+    ("text", "expected"),
+    [
+        # The eleventh round's classes, in other words.
+        ("sinto que tô ficando pra trás", {"counselor"}),
+        ("faz um mês que minha avó faleceu", {"counselor", "relationships"}),
+        ("fiz 30 min de bicicleta ergométrica", {"health"}),
+        ("o mecânico cobrou 1200 no conserto", {"finance"}),
+        ("quero abrir uma loja de roupas", {"professional"}),
+        ("vou me confessar no sábado", {"spiritual"}),
+        ("who holds the record for most goals?", {"general"}),
+        # Someone spoken of by a pronoun, someone else's health, a bike sold: no body of the user's.
+        ("ele ainda tem 40 de febre", {"general"}),
+        ("minha mãe quer saber da saúde dela", {"relationships"}),
+        ("vendi minha bici por 300", {"finance"}),
+    ],
+)
+def test_the_eleventh_blind_rounds_classes(text, expected):
+    assert route(text, CHRISTIAN) == expected
+
+
+@pytest.mark.parametrize(
+    ("topic", "follow_up"),
+    [("gasté 200 en el súper", "sí, ponlo en comida"), ("paguei 80 no mercado", "coloca em alimentação")],
+)
+def test_a_category_given_as_an_order_is_a_bare_answer(topic, follow_up):
+    first = decide_text(topic, preferences=CHRISTIAN)
+    assert [skill.name for skill in decide_text(follow_up, first.state, CHRISTIAN).active] == ["finance"]
