@@ -42,6 +42,7 @@ import math
 import statistics
 import threading
 import time
+from collections import Counter
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
@@ -289,13 +290,9 @@ def run_level(args: argparse.Namespace, stack: Stack, tokens: list[str], count: 
         rows_after = stack.rows.count()
     # Row writes are shared among the replies that ended (a reply stuck mid-way wrote some too).
     ended = sum(1 for p in people if p.final in ("done", "failed", "cancelled"))
-    errors: dict[str, int] = {}
-    whys: dict[str, int] = {}
-    for person in people:
-        if person.failed:
-            errors[person.final] = errors.get(person.final, 0) + 1
-            if person.why:
-                whys[f"{person.final}: {person.why}"] = whys.get(f"{person.final}: {person.why}", 0) + 1
+    failed = [person for person in people if person.failed]
+    errors = Counter(person.final for person in failed)
+    whys = Counter(f"{person.final}: {person.why}" for person in failed if person.why)
     return {
         "people": count,
         "seconds": round(seconds, 2),
@@ -313,8 +310,8 @@ def run_level(args: argparse.Namespace, stack: Stack, tokens: list[str], count: 
         "done_s": {"p50": percentile([p.done if not p.failed else None for p in people], 0.50),
                    "p95": percentile([p.done if not p.failed else None for p in people], 0.95)},
         "errors": sum(errors.values()),
-        "errors_by_kind": errors,
-        "errors_seen": whys,
+        "errors_by_kind": dict(errors),
+        "errors_seen": dict(whys),
         "worker_cpu_s": round(worker_cpu, 2),
         "worker_cpu_us_per_chunk": 1e6 * worker_cpu / model["chunks"] if model["chunks"] and args.worker_pid else None,
         "web_cpu_s": round(web_cpu, 2) if args.web_pid else None,

@@ -332,11 +332,8 @@ _RELATIVES_BODY = re.compile(
 
 def relative_spans(normalized: str) -> list[tuple[int, int]]:
     """The spans of ``normalized`` about a close one's body (see :data:`RELATIVES`)."""
-    spans = []
-    for found in _RELATIVES_BODY.finditer(normalized):
-        group = next(index for index in (1, 2, 3, 4) if found.group(index) is not None)
-        spans.append(found.span(group))
-    return spans
+    # Each alternative has one group, so the one that matched is the match's last group.
+    return [found.span(found.lastindex or 0) for found in _RELATIVES_BODY.finditer(normalized)]
 
 
 def set_aside_spans(normalized: str) -> list[tuple[int, int]]:
