@@ -7,7 +7,7 @@ import threading
 from collections.abc import AsyncIterator
 
 from asgiref.sync import sync_to_async
-from django.http import HttpRequest, StreamingHttpResponse
+from django.http import HttpRequest, HttpResponse, StreamingHttpResponse
 from django.urls import path
 
 from lifeassistant.stream_lanes import shares_threads
@@ -34,7 +34,13 @@ async def own(request: HttpRequest, n: int) -> StreamingHttpResponse:
     return await _stream(request, n)
 
 
+def plain(request: HttpRequest) -> HttpResponse:
+    threads_seen.append(threading.get_ident())
+    return HttpResponse("plain\n", content_type="text/plain")
+
+
 urlpatterns = [
+    path("plain/", plain),
     path("shared/<int:n>/", shared),
     path("own/<int:n>/", own),
 ]

@@ -10,9 +10,10 @@ from __future__ import annotations
 import asyncio
 import threading
 from typing import Any
+from unittest import mock
 
 import pytest
-from asgiref.sync import async_to_sync
+from asgiref.sync import SyncToAsync, async_to_sync
 from asgiref.testing import ApplicationCommunicator
 
 from chat.api.streaming import reply_events
@@ -79,3 +80,41 @@ def test_a_view_not_marked_keeps_a_thread_of_its_own_per_request(handler: LanedA
 
 def test_the_reply_event_stream_shares_threads() -> None:
     assert getattr(reply_events, "shares_threads", False)
+
+
+async def _get(handler: LanedASGIHandler, path: str) -> tuple[dict[str, Any], bytes]:
+    communicator = ApplicationCommunicator(handler, _scope(path))
+    await communicator.send_input({"type": "http.request", "body": b"", "more_body": False})
+    start = await communicator.receive_output(5)
+    body = await communicator.receive_output(5)
+    await communicator.wait(5)
+    return start, body["body"]
+
+
+def test_a_synchronous_view_runs_behind_its_middleware_on_one_hop_to_its_thread(handler: LanedASGIHandler) -> None:
+    """Django's asynchronous chain crossed ~24 times between the loop and the request's thread
+    for a synchronous view behind synchronous middleware (GET /livez: 1.78 ms of CPU in
+    process against 0.23 ms through the test client); the synchronous chain is entered once."""
+    calls = []
+    original = SyncToAsync.__call__
+
+    def counted(self: SyncToAsync, *args: Any, **kwargs: Any) -> Any:
+        calls.append(getattr(self.func, "__qualname__", repr(self.func)))
+        return original(self, *args, **kwargs)
+
+    with mock.patch.object(SyncToAsync, "__call__", counted):
+        start, body = async_to_sync(_get)(handler, "/plain/")
+
+    assert start["status"] == 200 and body == b"plain\n"
+    headers = {name.lower(): value for name, value in start["headers"]}
+    assert headers[b"x-request-id"]  # the outermost middleware ran
+    assert headers[b"x-frame-options"] == b"DENY"  # and the innermost
+    # The request_started signal, the whole chain with the view, the response's close.
+    assert len(calls) <= 3, calls
+
+
+def test_a_path_that_resolves_to_nothing_still_gets_the_projects_404(handler: LanedASGIHandler) -> None:
+    start, _ = async_to_sync(_get)(handler, "/nowhere/")
+
+    assert start["status"] == 404
+    assert b"x-request-id" in {name.lower() for name, _ in start["headers"]}
