@@ -213,8 +213,11 @@ def _opening_regex(phrases: Iterable[str], words: int) -> re.Pattern[str]:
 _SETS_ASIDE = _opening_regex(SETS_ASIDE, SET_ASIDE_WORDS)
 _ABOUT_THE_WORLD = _opening_regex(ABOUT_THE_WORLD, ABOUT_THE_WORLD_WORDS)
 # Words that may come before a question's opening ("ah, e quem inventou...?", "enfim,
-# sabe quantos ossos tem o corpo humano?").
-_LEAD_IN = r"^\W*(?:(?:ah|e|and|y|ok|so|mas|but|pero|enfim|anyway|sabe|voce sabe|vc sabe|do you know|sabes|kk+|(?:ha)+|rs+)\W+)*"
+# sabe quantos ossos tem o corpo humano?", "oye, ¿cuál es el planeta más grande?").
+_LEAD_IN = (
+    r"^\W*(?:(?:ah|e|and|y|ok|so|mas|but|pero|enfim|anyway|sabe|voce sabe|vc sabe|do you know|sabes|kk+|(?:ha)+|rs+"
+    r"|oye|oi|ei|hey|hi|ola|hola|olha|mira|bom|bueno|well|entao)\W+)*"
+)
 # Counting things of the world: "quantos ossos tem o corpo humano?", "¿cuántos habitantes
 # tiene México?", "how many calories does a banana have?".
 _COUNTS_THINGS = re.compile(
@@ -276,9 +279,10 @@ PETS: tuple[str, ...] = (
     "perrita", "gatito", "gatita", "papagaio", "calopsita", "coelho", "hamster", "parrot", "rabbit",
 )
 PET_WORDS = 8
-# The span ends at a conjunction too: "levei meu cachorro pra passear e corri 5 km".
+# The span ends at a conjunction too: "levei meu cachorro pra passear e corri 5 km". "my dog's
+# surgery" is the dog's.
 _PETS = re.compile(
-    r"(?<!\w)(?:" + "|".join(map(re.escape, PETS)) + r")(?!\w)"
+    r"(?<!\w)(?:" + "|".join(map(re.escape, PETS)) + r")(?:'s)?(?!\w)"
     r"((?:\s+(?!(?:e|and|y|mas|but|pero)(?!\w))[\w'-]+){1," + str(PET_WORDS) + r"})"
 )
 
@@ -293,7 +297,8 @@ def pet_spans(normalized: str) -> list[tuple[int, int]]:
 # not the user's, so the skills of the user's own body (OWN_BODY_SKILLS) do not read it,
 # as with a pet. The span starts at a verb in the third person right after the relative (or
 # up to two words later) and runs up to RELATIVE_WORDS words, a punctuation mark or a conjunction;
-# "the surgery of my mother" / "a cirurgia da minha mãe" covers the word before.
+# "my dad's knee surgery" runs as far from the possessive; "the surgery of my mother" / "a
+# cirurgia da minha mãe" covers the word before.
 RELATIVES: tuple[str, ...] = (
     "pai", "mae", "filho", "filha", "filhos", "filhinho", "filhinha", "cacula", "bebe", "nene", "avo", "vo",
     "vovo", "irmao", "irma", "marido", "esposa", "esposo", "tio", "tia", "sogro", "sogra", "primo", "prima",
@@ -306,10 +311,11 @@ RELATIVES: tuple[str, ...] = (
 _THIRD_PERSON = (
     "ta", "esta", "estava", "foi", "vai", "fez", "teve", "tem", "anda", "ficou", "segue", "continua",
     "passou", "comecou", "precisa", "acordou", "quebrou", "machucou", "caiu", "ama", "adora", "gosta", "odeia",
-    "entrou", "quer",
+    "entrou", "quer", "faz", "fara", "opera", "operou", "sente", "sentiu", "sofre", "sofreu", "toma", "tomou",
     "is", "was", "has", "had", "got", "goes", "went", "needs", "broke", "fell", "keeps", "loves", "likes", "hates",
-    "wants",
-    "fue", "tiene", "tuvo", "va", "sigue", "necesita", "se", "odia", "quiere", "entro",
+    "wants", "takes", "took", "feels", "felt", "suffers", "gets",
+    "fue", "tiene", "tuvo", "va", "sigue", "necesita", "se", "odia", "quiere", "entro", "hace", "hizo", "toma",
+    "tomo", "siente", "sufre", "opera",
 )
 # Someone already named, spoken of by a pronoun and a verb of being or having ("ele tem
 # diabetes", "she's been in the ICU", "ella está internada"); other verbs ("ela passou uma
@@ -320,7 +326,7 @@ RELATIVE_WORDS = 8
 _ENDS_A_SPAN = r"(?:e|and|y|mas|but|pero|que|porque|pq|because|i|eu|yo)"
 _RELATIVE = r"(?:meu|minha|my|mi|nosso|nossa|our)\s+(?:" + "|".join(RELATIVES) + r")"
 _RELATIVES_BODY = re.compile(
-    r"(?<!\w)" + _RELATIVE + r"'s\s+([\w'-]+)"
+    r"(?<!\w)" + _RELATIVE + r"'s\s+([\w'-]+(?:\s+(?!" + _ENDS_A_SPAN + r"(?!\w))[\w'-]+){0," + str(RELATIVE_WORDS - 1) + r"})"
     r"|(?<!\w)" + _RELATIVE + r"(?:\s+[\w'-]+){0,2}?\s+((?:" + "|".join(_THIRD_PERSON) + r")(?!\w)"
     r"(?:\s+(?!" + _ENDS_A_SPAN + r"(?!\w))[\w'-]+){0," + str(RELATIVE_WORDS) + r"})"
     r"|([\w'-]+)\s+(?:d[ao]|of|de)\s+" + _RELATIVE + r"(?!\w)"

@@ -759,3 +759,49 @@ def test_the_eleventh_blind_rounds_classes(text, expected):
 def test_a_category_given_as_an_order_is_a_bare_answer(topic, follow_up):
     first = decide_text(topic, preferences=CHRISTIAN)
     assert [skill.name for skill in decide_text(follow_up, first.state, CHRISTIAN).active] == ["finance"]
+
+
+@pytest.mark.parametrize(
+    ("text", "expected"),
+    [
+        # The twelfth round's classes, in other words.
+        ("my sister's getting her wisdom teeth out on Friday", {"relationships"}),
+        ("meu irmão faz quimio toda semana", {"relationships"}),
+        ("my cat's vaccine cost 90 bucks", {"finance"}),
+        ("o que ele falou isso me dói até hoje", {"counselor"}),
+        ("lately I don't feel like myself at all", {"counselor"}),
+        ("meus tornozelos incharam no voo", {"health"}),
+        ("machuquei o ombro na academia", {"health"}),
+        ("I'm 20 weeks pregnant and can't sleep on my back", {"health"}),
+        ("my landlord wants to raise it by 15%", {"finance"}),
+        ("preciso montar o plano de aula de amanhã", {"professional"}),
+        ("our tech lead quit", {"professional"}),
+        ("hola, ¿cuál es el río más largo del mundo?", {"general"}),
+        ("nobody remembered to call me", {"counselor"}),
+        ("a conta do hospital veio altíssima", {"finance"}),
+    ],
+)
+def test_the_twelfth_blind_rounds_classes(text, expected):
+    assert route(text, CHRISTIAN) == expected
+
+
+@pytest.mark.parametrize(
+    ("text", "expected"),
+    [
+        # The thirteenth round's classes, in other words.
+        ("hoje a balança marcou 70,1, subi na balança depois do treino", {"health"}),
+        ("ran a 10k in under an hour!", {"health"}),
+        ("I want to save $10k this year", {"finance"}),
+        ("anoche estuve durmiendo fatal otra vez", {"health"}),
+        ("my heart is racing and I can't calm down", {"health"}),
+        ("vivo com a sensação de que algo ruim vai acontecer", {"counselor"}),
+        ("quanto devo cobrar por uma diária de faxina?", {"finance", "professional"}),
+        ("quero trocar o carro pelo consórcio", {"finance"}),
+        ("¿me conviene un plazo fijo a 90 días?", {"finance"}),
+        # A fast kept for faith is no diet.
+        ("começo o jejum de Daniel amanhã", {"spiritual"}),
+        ("it's my first time fasting for Ramadan", {"spiritual"}),
+    ],
+)
+def test_the_thirteenth_blind_rounds_classes(text, expected):
+    assert route(text, CHRISTIAN) == expected
