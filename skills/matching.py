@@ -312,6 +312,7 @@ _THIRD_PERSON = (
     "ta", "esta", "estava", "foi", "vai", "fez", "teve", "tem", "anda", "ficou", "segue", "continua",
     "passou", "comecou", "precisa", "acordou", "quebrou", "machucou", "caiu", "ama", "adora", "gosta", "odeia",
     "entrou", "quer", "faz", "fara", "opera", "operou", "sente", "sentiu", "sofre", "sofreu", "toma", "tomou",
+    "internou", "piorou", "melhorou",
     "is", "was", "has", "had", "got", "goes", "went", "needs", "broke", "fell", "keeps", "loves", "likes", "hates",
     "wants", "takes", "took", "feels", "felt", "suffers", "gets",
     "fue", "tiene", "tuvo", "va", "sigue", "necesita", "se", "odia", "quiere", "entro", "hace", "hizo", "toma",
@@ -324,7 +325,13 @@ _PRONOUNS_OF_SOMEONE = ("ele", "ela", "he", "she", "ella")
 _BEING_OR_HAVING = ("tem", "ta", "esta", "foi", "is", "has", "was", "tiene", "fue", "ama", "adora", "gosta", "loves", "likes")
 RELATIVE_WORDS = 8
 _ENDS_A_SPAN = r"(?:e|and|y|mas|but|pero|que|porque|pq|because|i|eu|yo)"
-_RELATIVE = r"(?:meu|minha|my|mi|nosso|nossa|our)\s+(?:" + "|".join(RELATIVES) + r")"
+# A few are named with the article alone, as a family speaks of them ("o vô foi internado",
+# "o pequeno tá com febre"); "o pai" is left out ("o Pai" is God's name too).
+_FAMILY_WITH_ARTICLE = ("vo", "vovo", "pequeno", "pequena", "menino", "menina", "bebe", "nene", "cacula")
+_RELATIVE = (
+    r"(?:(?:meu|minha|my|mi|nosso|nossa|our)\s+(?:" + "|".join(RELATIVES) + r")"
+    r"|(?<!\w)(?:o|a)\s+(?:" + "|".join(_FAMILY_WITH_ARTICLE) + r"))"
+)
 _RELATIVES_BODY = re.compile(
     r"(?<!\w)" + _RELATIVE + r"'s\s+([\w'-]+(?:\s+(?!" + _ENDS_A_SPAN + r"(?!\w))[\w'-]+){0," + str(RELATIVE_WORDS - 1) + r"})"
     r"|(?<!\w)" + _RELATIVE + r"(?:\s+[\w'-]+){0,2}?\s+((?:" + "|".join(_THIRD_PERSON) + r")(?!\w)"

@@ -805,3 +805,23 @@ def test_the_twelfth_blind_rounds_classes(text, expected):
 )
 def test_the_thirteenth_blind_rounds_classes(text, expected):
     assert route(text, CHRISTIAN) == expected
+
+
+@pytest.mark.parametrize(
+    ("text", "expected"),
+    [
+        # The fourteenth round's classes, in other words.
+        ("a vó tá com pressão alta de novo", {"relationships"}),
+        ("minha tia piorou essa semana", {"relationships"}),
+        ("fiz 12 mil passos, 12,000 steps!", {"health"}),
+        ("meu ombro estala quando levanto o braço", {"health"}),
+        ("peguei plantão no hospital três noites seguidas", {"professional"}),
+        ("tengo turno con el dentista mañana", {"health"}),
+        ("reprovei na prova de cálculo e tô tremendo até agora", {"counselor", "professional"}),
+        ("I lost my dad in March", {"counselor", "relationships"}),
+        ("time to raise my prices, right?", {"professional"}),
+        ("tava lendo Provérbios hoje cedo", {"spiritual"}),
+    ],
+)
+def test_the_fourteenth_blind_rounds_classes(text, expected):
+    assert route(text, CHRISTIAN) == expected
