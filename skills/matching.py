@@ -296,7 +296,7 @@ def pet_spans(normalized: str) -> list[tuple[int, int]]:
 # internado com pneumonia", "meu filho tá com febre de 39", "my dad is in surgery") is theirs,
 # not the user's, so the skills of the user's own body (OWN_BODY_SKILLS) do not read it,
 # as with a pet. The span starts at a verb in the third person right after the relative (or
-# up to two words later) and runs up to RELATIVE_WORDS words, a punctuation mark or a conjunction;
+# up to three words later: "meu filho de 3 anos tá com febre") and runs up to RELATIVE_WORDS words, a punctuation mark or a conjunction;
 # "my dad's knee surgery" runs as far from the possessive; "the surgery of my mother" / "a
 # cirurgia da minha mãe" covers the word before.
 RELATIVES: tuple[str, ...] = (
@@ -307,12 +307,14 @@ RELATIVES: tuple[str, ...] = (
     "grandmother", "grandfather", "brother", "sister", "husband", "wife", "uncle", "aunt", "boyfriend",
     "girlfriend",
     "padre", "madre", "hijo", "hija", "abuelo", "abuela", "hermano", "hermana", "novio", "novia",
+    "mama", "papa", "mami", "papi", "mamae", "papai", "cunhado", "cunhada", "sobrinho", "sobrinha", "neto", "neta",
+    "enteado", "enteada", "cunado", "cunada", "sobrino", "sobrina", "nieto", "nieta",
 )
 _THIRD_PERSON = (
     "ta", "esta", "estava", "foi", "vai", "fez", "teve", "tem", "anda", "ficou", "segue", "continua",
     "passou", "comecou", "precisa", "acordou", "quebrou", "machucou", "caiu", "ama", "adora", "gosta", "odeia",
     "entrou", "quer", "faz", "fara", "opera", "operou", "sente", "sentiu", "sofre", "sofreu", "toma", "tomou",
-    "internou", "piorou", "melhorou",
+    "internou", "piorou", "melhorou", "pegou",
     "is", "was", "has", "had", "got", "goes", "went", "needs", "broke", "fell", "keeps", "loves", "likes", "hates",
     "wants", "takes", "took", "feels", "felt", "suffers", "gets",
     "fue", "tiene", "tuvo", "va", "sigue", "necesita", "se", "odia", "quiere", "entro", "hace", "hizo", "toma",
@@ -322,7 +324,10 @@ _THIRD_PERSON = (
 # diabetes", "she's been in the ICU", "ella está internada"); other verbs ("ela passou uma
 # pomada pra eu passar") may well tell of the user's own body.
 _PRONOUNS_OF_SOMEONE = ("ele", "ela", "he", "she", "ella")
-_BEING_OR_HAVING = ("tem", "ta", "esta", "foi", "is", "has", "was", "tiene", "fue", "ama", "adora", "gosta", "loves", "likes")
+_BEING_OR_HAVING = (
+    "tem", "ta", "esta", "foi", "is", "has", "was", "tiene", "fue", "ama", "adora", "gosta", "loves", "likes",
+    "quer", "wants", "quiere",
+)
 RELATIVE_WORDS = 8
 _ENDS_A_SPAN = r"(?:e|and|y|mas|but|pero|que|porque|pq|because|i|eu|yo)"
 # A few are named with the article alone, as a family speaks of them ("o vô foi internado",
@@ -334,10 +339,10 @@ _RELATIVE = (
 )
 _RELATIVES_BODY = re.compile(
     r"(?<!\w)" + _RELATIVE + r"'s\s+([\w'-]+(?:\s+(?!" + _ENDS_A_SPAN + r"(?!\w))[\w'-]+){0," + str(RELATIVE_WORDS - 1) + r"})"
-    r"|(?<!\w)" + _RELATIVE + r"(?:\s+[\w'-]+){0,2}?\s+((?:" + "|".join(_THIRD_PERSON) + r")(?!\w)"
+    r"|(?<!\w)" + _RELATIVE + r"(?:\s+[\w'-]+){0,3}?\s+((?:" + "|".join(_THIRD_PERSON) + r")(?!\w)"
     r"(?:\s+(?!" + _ENDS_A_SPAN + r"(?!\w))[\w'-]+){0," + str(RELATIVE_WORDS) + r"})"
     r"|([\w'-]+)\s+(?:d[ao]|of|de)\s+" + _RELATIVE + r"(?!\w)"
-    r"|(?<!\w)(?:(?:" + "|".join(_PRONOUNS_OF_SOMEONE) + r")(?:\s+(?:ja|ainda|so|already|still|ya|todavia))?\s+(?:"
+    r"|(?<!\w)(?:(?:" + "|".join(_PRONOUNS_OF_SOMEONE) + r")(?:\s+(?:ja|ainda|so|already|still|ya|todavia|nao|n|no|not))?\s+(?:"
     + "|".join(_BEING_OR_HAVING) + r")|(?:he|she)'s)(?!\w)"
     r"((?:\s+(?!" + _ENDS_A_SPAN + r"(?!\w))[\w'-]+){0," + str(RELATIVE_WORDS) + r"})"
 )
@@ -347,6 +352,19 @@ def relative_spans(normalized: str) -> list[tuple[int, int]]:
     """The spans of ``normalized`` about a close one's body (see :data:`RELATIVES`)."""
     # Each alternative has one group, so the one that matched is the match's last group.
     return [found.span(found.lastindex or 0) for found in _RELATIVES_BODY.finditer(normalized)]
+
+
+# Text quoted for a writing task ("traduz pra inglês: 'a reunião foi adiada'", "fix the grammar:
+# \"their going to the gym\"") is the task's material, not the user's topic: no skill reads it.
+_WRITING_TASK = re.compile(
+    r"(?<!\w)(?:traduz\w*|translate|traduc\w*|corrig\w*|corrija|fix the grammar|fix this|proofread|revis[ae]\w*"
+    r"|reescrev\w*|rewrite|reescrib\w*)(?!\w)[^'\"“‘\n]{0,40}?['\"“‘]([^'\"”’\n]+)"
+)
+
+
+def quoted_for_writing_spans(normalized: str) -> list[tuple[int, int]]:
+    """The spans of ``normalized`` quoted for a writing task (see ``_WRITING_TASK``)."""
+    return [found.span(1) for found in _WRITING_TASK.finditer(normalized)]
 
 
 def set_aside_spans(normalized: str) -> list[tuple[int, int]]:
@@ -623,6 +641,10 @@ class TriggerMatcher:
                 hits = [hit for hit in hits if not skipped.overlaps(hit[1], hit[2])]
                 kept_out = _without_excluded(inside) if self._has_exclusions else inside
                 set_aside = frozenset(pattern.skill for pattern, _, _ in kept_out if pattern.role == _TRIGGER)
+        quoted = quoted_for_writing_spans(normalized)
+        if quoted:
+            material = _Spans(quoted)
+            hits = [hit for hit in hits if not material.overlaps(hit[1], hit[2])]
         others = pet_spans(normalized) + relative_spans(normalized)
         if others:
             someone_else = _Spans(others)

@@ -825,3 +825,25 @@ def test_the_thirteenth_blind_rounds_classes(text, expected):
 )
 def test_the_fourteenth_blind_rounds_classes(text, expected):
     assert route(text, CHRISTIAN) == expected
+
+
+@pytest.mark.parametrize(
+    ("text", "expected"),
+    [
+        # The fifteenth round's classes, in other words.
+        ("translate to Spanish: 'my boss moved the meeting to Friday'", {"general"}),
+        ("corrige pra mim: 'fui no médico ontem e ele disse que tô bem'", {"general"}),
+        ("minha sobrinha de 5 anos tá com catapora", {"relationships"}),
+        ("ela não quer tomar o remédio de jeito nenhum", {"general"}),
+        ("acordei 3x de madrugada de novo", {"health"}),
+        ("walked 4 miles with the dog today", {"health"}),
+        ("tô no piloto automático faz semanas", {"counselor"}),
+        ("sou diarista e quero saber quanto cobrar por faxina pesada", {"finance", "professional"}),
+        ("they cut my hours again this week", {"professional"}),
+        ("meu avô se aposentou depois de 40 anos no banco", {"relationships"}),
+        ("quero voltar a ler o Alcorão", {"spiritual"}),
+        ("vamos abençoar a comida antes do almoço?", {"spiritual"}),
+    ],
+)
+def test_the_fifteenth_blind_rounds_classes(text, expected):
+    assert route(text, CHRISTIAN) == expected
