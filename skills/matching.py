@@ -296,8 +296,8 @@ def pet_spans(normalized: str) -> list[tuple[int, int]]:
 # internado com pneumonia", "meu filho tá com febre de 39", "my dad is in surgery") is theirs,
 # not the user's, so the skills of the user's own body (OWN_BODY_SKILLS) do not read it,
 # as with a pet. The span starts at a verb in the third person right after the relative (or
-# up to three words later: "meu filho de 3 anos tá com febre") and runs up to RELATIVE_WORDS words, a punctuation mark or a conjunction;
-# "my dad's knee surgery" runs as far from the possessive; "the surgery of my mother" / "a
+# up to three words later: "meu filho de 3 anos tá com febre") and runs up to RELATIVE_WORDS
+# words, a punctuation mark or a conjunction; "my dad's knee surgery" runs as far from the possessive; "the surgery of my mother" / "a
 # cirurgia da minha mãe" covers the word before.
 RELATIVES: tuple[str, ...] = (
     "pai", "mae", "filho", "filha", "filhos", "filhinho", "filhinha", "cacula", "bebe", "nene", "avo", "vo",
@@ -317,8 +317,8 @@ _THIRD_PERSON = (
     "internou", "piorou", "melhorou", "pegou",
     "is", "was", "has", "had", "got", "goes", "went", "needs", "broke", "fell", "keeps", "loves", "likes", "hates",
     "wants", "takes", "took", "feels", "felt", "suffers", "gets",
-    "fue", "tiene", "tuvo", "va", "sigue", "necesita", "se", "odia", "quiere", "entro", "hace", "hizo", "toma",
-    "tomo", "siente", "sufre", "opera",
+    "fue", "tiene", "tuvo", "va", "sigue", "necesita", "se", "odia", "quiere", "entro", "hace", "hizo",
+    "tomo", "siente", "sufre",  # "toma" and "opera" are Portuguese's too, above
 )
 # Someone already named, spoken of by a pronoun and a verb of being or having ("ele tem
 # diabetes", "she's been in the ICU", "ella está internada"); other verbs ("ela passou uma
@@ -337,14 +337,19 @@ _RELATIVE = (
     r"(?:(?:meu|minha|my|mi|nosso|nossa|our)\s+(?:" + "|".join(RELATIVES) + r")"
     r"|(?<!\w)(?:o|a)\s+(?:" + "|".join(_FAMILY_WITH_ARTICLE) + r"))"
 )
+# The next words of a span, up to ``count``: a conjunction or a punctuation mark ends it.
+def _span_words(count: int) -> str:
+    return r"(?:\s+(?!" + _ENDS_A_SPAN + r"(?!\w))[\w'-]+){0," + str(count) + "}"
+
+
 _RELATIVES_BODY = re.compile(
-    r"(?<!\w)" + _RELATIVE + r"'s\s+([\w'-]+(?:\s+(?!" + _ENDS_A_SPAN + r"(?!\w))[\w'-]+){0," + str(RELATIVE_WORDS - 1) + r"})"
+    r"(?<!\w)" + _RELATIVE + r"'s\s+([\w'-]+" + _span_words(RELATIVE_WORDS - 1) + ")"
     r"|(?<!\w)" + _RELATIVE + r"(?:\s+[\w'-]+){0,3}?\s+((?:" + "|".join(_THIRD_PERSON) + r")(?!\w)"
-    r"(?:\s+(?!" + _ENDS_A_SPAN + r"(?!\w))[\w'-]+){0," + str(RELATIVE_WORDS) + r"})"
+    + _span_words(RELATIVE_WORDS) + ")"
     r"|([\w'-]+)\s+(?:d[ao]|of|de)\s+" + _RELATIVE + r"(?!\w)"
     r"|(?<!\w)(?:(?:" + "|".join(_PRONOUNS_OF_SOMEONE) + r")(?:\s+(?:ja|ainda|so|already|still|ya|todavia|nao|n|no|not))?\s+(?:"
     + "|".join(_BEING_OR_HAVING) + r")|(?:he|she)'s)(?!\w)"
-    r"((?:\s+(?!" + _ENDS_A_SPAN + r"(?!\w))[\w'-]+){0," + str(RELATIVE_WORDS) + r"})"
+    "(" + _span_words(RELATIVE_WORDS) + ")"
 )
 
 
