@@ -197,6 +197,12 @@ ABOUT_THE_WORLD: tuple[str, ...] = (
     # The history of a thing ("what's the history behind the dollar sign?").
     "history behind", "story behind", "the history of", "historia por tras", "a historia do",
     "a historia da", "la historia de", "la historia del", "historia detras",
+    # Why a thing of the world bears its name ("why do they call it a bull market?").
+    "why do they call", "why is it called", "por que chamam de", "pq chamam de", "por que se chama",
+    "por que se llama", "por que le dicen",
+    # A country's currency asked ("qual é a moeda do Chile?").
+    "qual a moeda", "qual e a moeda", "what currency", "whats the currency", "what's the currency",
+    "cual es la moneda", "que moneda",
 )
 # Enough words for "quem foi o primeiro médico a usar anestesia numa cirurgia?".
 ABOUT_THE_WORLD_WORDS = 8

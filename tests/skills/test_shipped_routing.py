@@ -847,3 +847,75 @@ def test_the_fourteenth_blind_rounds_classes(text, expected):
 )
 def test_the_fifteenth_blind_rounds_classes(text, expected):
     assert route(text, CHRISTIAN) == expected
+
+
+@pytest.mark.parametrize(
+    ("text", "expected"),
+    [
+        # The sixteenth round's classes, in other words.
+        ("separei 200 pro mercado esse mês", {"finance"}),
+        ("acordei com o pescoço travado de novo", {"health"}),
+        ("crio meu filho sozinha desde que ele nasceu", {"relationships"}),
+        ("anota que o Beto odeia coentro", {"relationships"}),
+        ("tô pilhada, não consigo desligar a cabeça pra dormir", {"counselor", "health"}),
+        ("sou do candomblé, minha obrigação de 7 anos é em março", {"spiritual"}),
+        ("fiquei grávida e ainda não contei pra ninguém", {"health"}),
+        ("minha cunhada tá grávida de novo!", {"relationships"}),
+        ("três meses sóbrio e hoje bateu vontade de beber", {"health"}),
+        ("tenho 45 provas pra corrigir no fim de semana", {"professional"}),
+        ("the partners want the brief by Monday", {"professional"}),
+        ("meu sobrinho passou no vestibular!", {"relationships"}),
+        ("estudando pro vestibular de direito", {"professional"}),
+        ("why is it called a bear market?", {"general"}),
+        ("a colega pegou o crédito da apresentação", {"professional"}),
+    ],
+)
+def test_the_sixteenth_blind_rounds_classes(text, expected):
+    assert route(text, CHRISTIAN) == expected
+
+
+@pytest.mark.parametrize(
+    ("text", "expected"),
+    [
+        # The seventeenth round's classes, in other words.
+        ("comecei o ozempic faz duas semanas", {"health"}),
+        ("sou entregador de app, como faço pra pegar mais corrida?", {"professional"}),
+        ("fiz 8 km de corrida hoje", {"health"}),
+        ("treino de costas tá pago", {"health"}),
+        ("o aluguel tá pago", {"finance"}),
+        ("quantas religiões existem no Brasil?", {"general"}),
+        ("¿por qué los gatos son tan independientes?", {"general"}),
+        ("my son is starting school next week", {"relationships"}),
+        ("apúntalo en comida, por favor", {"finance"}),
+        ("me siento re triste hoy", {"counselor"}),
+        ("I'm worried about her surgery tomorrow", {"counselor"}),
+        ("ora por mim, amanhã é a prova", {"spiritual"}),
+        ("entrou 800 na conta, pagamento de um cliente", {"finance"}),
+    ],
+)
+def test_the_seventeenth_blind_rounds_classes(text, expected):
+    assert route(text, CHRISTIAN) == expected
+
+
+@pytest.mark.parametrize(
+    ("text", "expected"),
+    [
+        # The eighteenth round's classes, in other words.
+        ("qual a moeda da Argentina?", {"general"}),
+        ("ando con el ánimo por los suelos", {"counselor"}),
+        ("sinto que não me encaixo em lugar nenhum", {"counselor"}),
+        ("ele tá com medo da cirurgia", {"general"}),
+        ("quanto já entrou esse mês?", {"finance"}),
+        ("o carro quebrou de novo, a oficina deu 900", {"finance"}),
+        ("I've been under the weather since Sunday", {"health"}),
+        ("my BP was 150/95 this morning", {"health"}),
+        ("deu match com um cara legal no app", {"relationships"}),
+        ("oi minha filha, hoje caminhei 40 minutos", {"health"}),
+        ("o movimento da loja tá fraco demais", {"professional"}),
+        ("quero montar uma hamburgueria no meu bairro", {"professional"}),
+        ("agradeci a Deus pela colheita", {"spiritual"}),
+        ("dormi 4h, tô um caco", {"health"}),
+    ],
+)
+def test_the_eighteenth_blind_rounds_classes(text, expected):
+    assert route(text, CHRISTIAN) == expected
