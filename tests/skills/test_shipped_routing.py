@@ -919,3 +919,18 @@ def test_the_seventeenth_blind_rounds_classes(text, expected):
 )
 def test_the_eighteenth_blind_rounds_classes(text, expected):
     assert route(text, CHRISTIAN) == expected
+
+
+@pytest.mark.parametrize(
+    ("text", "expected"),
+    [
+        # Rounds 16-18's words kept to their sense: a good feeling said with "re", a
+        # question for HR, shopping for cleaning products, the end of a contract.
+        ("me siento re bien con mi nuevo trabajo", {"professional"}),
+        ("can I talk to anyone at the front desk about my booking?", {"general"}),
+        ("gastei 80 em produtos de limpeza", {"finance"}),
+        ("o término do contrato de aluguel é em março", {"finance"}),
+    ],
+)
+def test_the_later_rounds_words_keep_to_their_sense(text, expected):
+    assert route(text, CHRISTIAN) == expected
