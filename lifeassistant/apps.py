@@ -19,6 +19,7 @@ class LifeAssistantConfig(AppConfig):
         from .llm import max_input_tokens
 
         warmup.register(max_input_tokens)  # every message is measured against the model's window
+        warmup.register(warmup.load_urlconf)  # every request is resolved
 
         from .observability import tracing
 

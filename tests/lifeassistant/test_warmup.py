@@ -14,8 +14,19 @@ from skills import services as skill_services
 from skills.services import load_catalog
 
 
-def test_the_apps_register_the_language_model_the_model_window_the_broker_and_the_skills() -> None:
-    assert {load_model, max_input_tokens, load_broker_transport, load_catalog} <= set(warmup._steps)
+def test_the_apps_register_the_language_model_the_model_window_the_broker_the_urls_and_the_skills() -> None:
+    assert {load_model, max_input_tokens, load_broker_transport, warmup.load_urlconf, load_catalog} <= set(warmup._steps)
+
+
+def test_after_the_warm_up_the_first_request_imports_no_view(monkeypatch: pytest.MonkeyPatch) -> None:
+    from django.urls import clear_url_caches, get_resolver
+
+    clear_url_caches()  # as in a new process: the URLconf is imported on the first request
+    warmup.load_urlconf()
+    imported = []
+    monkeypatch.setattr("django.urls.resolvers.import_module", lambda name: imported.append(name))
+    assert get_resolver().resolve("/api/v1/conversations/").url_name == "conversation-list"
+    assert imported == []
 
 
 def test_after_the_warm_up_a_message_s_routing_compiles_no_trigger(monkeypatch: pytest.MonkeyPatch, shipped_skills: None) -> None:
