@@ -40,6 +40,10 @@ COMPANION_SKILLS: frozenset[str] = frozenset({"counselor"})
 # Skills about the user's own body: a pet's symptoms ("meu cachorro está vomitando") do
 # not fire them (see skills.matching, "A pet's body").
 OWN_BODY_SKILLS: frozenset[str] = frozenset({"health"})
+# Skills about the user's own life, which a close one's, told in the third person, is not:
+# their body and their work ("meu marido foi demitido", "my sister got a job in Lisbon") are
+# theirs, and the relationships skill hears of them (see skills.matching, "a close one's").
+OWN_LIFE_SKILLS: frozenset[str] = OWN_BODY_SKILLS | {"professional"}
 # Skills about the people in the user's life: "ele"/"she" in the next message speaks of
 # someone already spoken of, so such a skill stays (see skills.inertia, "Combination").
 PEOPLE_SKILLS: frozenset[str] = frozenset({"relationships"})

@@ -72,7 +72,7 @@ from dataclasses import dataclass
 from itertools import accumulate
 
 from lifeassistant.text import normalize
-from skills.domain import OWN_BODY_SKILLS, SkillDefinition
+from skills.domain import OWN_BODY_SKILLS, OWN_LIFE_SKILLS, SkillDefinition
 
 MAX_PATTERN_LENGTH = 100
 MAX_COMPOUND_LENGTH = 300
@@ -203,6 +203,8 @@ ABOUT_THE_WORLD: tuple[str, ...] = (
     # A country's currency asked ("qual é a moeda do Chile?").
     "qual a moeda", "qual e a moeda", "what currency", "whats the currency", "what's the currency",
     "cual es la moneda", "que moneda",
+    # Who a banknote or a coin shows ("who was on the first US dollar bill?").
+    "who was on the", "who is on the", "quem esta na nota", "quem aparece na nota",
 )
 # Enough words for "quem foi o primeiro médico a usar anestesia numa cirurgia?".
 ABOUT_THE_WORLD_WORDS = 8
@@ -283,6 +285,7 @@ PETS: tuple[str, ...] = (
     "cachorro", "cachorra", "cachorrinho", "cachorrinha", "gato", "gata", "gatinho", "gatinha", "cao",
     "cadela", "pet", "pets", "dog", "dogs", "puppy", "cat", "cats", "kitten", "perro", "perra", "perrito",
     "perrita", "gatito", "gatita", "papagaio", "calopsita", "coelho", "hamster", "parrot", "rabbit",
+    "perico", "periquito", "loro", "conejo", "tortuga", "jabuti", "tartaruga",
 )
 PET_WORDS = 8
 # The span ends at a conjunction too: "levei meu cachorro pra passear e corri 5 km". "my dog's
@@ -315,16 +318,24 @@ RELATIVES: tuple[str, ...] = (
     "padre", "madre", "hijo", "hija", "abuelo", "abuela", "hermano", "hermana", "novio", "novia",
     "mama", "papa", "mami", "papi", "mamae", "papai", "cunhado", "cunhada", "sobrinho", "sobrinha", "neto", "neta",
     "enteado", "enteada", "cunado", "cunada", "sobrino", "sobrina", "nieto", "nieta",
+    # Friends and housemates: their job or illness is theirs as well ("minha amiga foi
+    # demitida", "my roommate just got laid off"); Northeastern "mainha", "painho".
+    "amigo", "amiga", "friend", "roommate", "flatmate", "vizinho", "vizinha", "neighbor", "neighbour",
+    "mainha", "painho",
 )
 _THIRD_PERSON = (
     "ta", "esta", "estava", "foi", "vai", "fez", "teve", "tem", "anda", "ficou", "segue", "continua",
     "passou", "comecou", "precisa", "acordou", "quebrou", "machucou", "caiu", "ama", "adora", "gosta", "odeia",
     "entrou", "quer", "faz", "fara", "opera", "operou", "sente", "sentiu", "sofre", "sofreu", "toma", "tomou",
     "internou", "piorou", "melhorou", "pegou",
+    # What happens in their work ("meu primo arrumou emprego", "meu filho presta ENEM").
+    "arrumou", "conseguiu", "perdeu", "descobriu", "presta", "trabalha", "comeca", "largou", "mudou",
     "is", "was", "has", "had", "got", "goes", "went", "needs", "broke", "fell", "keeps", "loves", "likes", "hates",
     "wants", "takes", "took", "feels", "felt", "suffers", "gets",
+    "just", "lost", "quit", "started", "works", "landed",
     "fue", "tiene", "tuvo", "va", "sigue", "necesita", "se", "odia", "quiere", "entro", "hace", "hizo",
     "tomo", "siente", "sufre",  # "toma" and "opera" are Portuguese's too, above
+    "consiguio", "perdio", "trabaja", "empezo", "renuncio",
 )
 # Someone already named, spoken of by a pronoun and a verb of being or having ("ele tem
 # diabetes", "she's been in the ICU", "ella está internada"); other verbs ("ela passou uma
@@ -656,10 +667,14 @@ class TriggerMatcher:
         if quoted:
             material = _Spans(quoted)
             hits = [hit for hit in hits if not material.overlaps(hit[1], hit[2])]
-        others = pet_spans(normalized) + relative_spans(normalized)
-        if others:
-            someone_else = _Spans(others)
-            hits = [hit for hit in hits if hit[0].skill not in OWN_BODY_SKILLS or not someone_else.overlaps(hit[1], hit[2])]
+        pets = pet_spans(normalized)
+        if pets:
+            animal = _Spans(pets)
+            hits = [hit for hit in hits if not _read_for(hit, OWN_BODY_SKILLS, animal)]
+        relatives = relative_spans(normalized)
+        if relatives:
+            someone_else = _Spans(relatives)
+            hits = [hit for hit in hits if not _read_for(hit, OWN_LIFE_SKILLS, someone_else)]
         if self._has_exclusions:
             hits = _without_excluded(hits)
         fired: dict[str, dict[str, None]] = {}
@@ -688,6 +703,16 @@ class TriggerMatcher:
                     continue
                 hits.append((pattern, start, end))
         return hits
+
+
+def _read_for(hit: tuple[_CompiledPattern, int, int], skills: frozenset[str], someone: "_Spans") -> bool:
+    """Whether ``hit`` is one of ``skills``' words inside a span about someone else.
+
+    Only triggers are dropped: an exclusion there ("!trabalho de escola") still keeps its
+    skill's other words from firing.
+    """
+    pattern, start, end = hit
+    return pattern.skill in skills and pattern.role != _EXCLUSION and someone.overlaps(start, end)
 
 
 def _without_excluded(

@@ -408,10 +408,11 @@ def test_a_feeling_about_work_does_not_follow_a_look_up_in_the_records():
         ("quero ter mais autoconfiança", {"counselor"}),
         ("I want to believe in myself more", {"counselor"}),
         ("sinto que meus amigos me abandonaram", {"counselor", "relationships"}),
-        # And what they must not take: a lump in the throat, a meeting with a client, idioms
-        # with money words, the founding of an institution, where a saying comes from, a
-        # pet's sleep, a neighbour's news without friction, a step goal, a review prepared for.
-        ("tô com um nó na garganta", {"general"}),
+        # And what they must not take: a meeting with a client, idioms with money words, the
+        # founding of an institution, where a saying comes from, a pet's sleep, a neighbour's
+        # news without friction, a step goal, a review prepared for. (A lump in the throat was
+        # here as no topic; holdout-17 and holdout-27 label it the counselor's, as round 19 does.)
+        ("tô com um nó na garganta", {"counselor"}),
         ("tenho um encontro com o cliente amanhã", {"professional"}),
         ("we paid the price for that mistake", {"general"}),
         ("em que ano foi fundada a Caixa?", {"general"}),
@@ -933,4 +934,51 @@ def test_the_eighteenth_blind_rounds_classes(text, expected):
     ],
 )
 def test_the_later_rounds_words_keep_to_their_sense(text, expected):
+    assert route(text, CHRISTIAN) == expected
+
+
+@pytest.mark.parametrize(
+    ("text", "expected"),
+    [
+        # A close one's work is theirs, as their body is: the relationships skill hears of it.
+        ("minha irmã perdeu o emprego ontem", {"relationships"}),
+        ("meu namorado conseguiu uma vaga em Recife", {"relationships"}),
+        ("my flatmate just quit her job at the café", {"relationships"}),
+        ("mi hermano consiguió trabajo en Monterrey", {"relationships"}),
+        ("minha amiga foi internada com dengue", {"relationships"}),
+        # ...while the user's own work, after a conjunction, is still the user's.
+        ("meu marido foi demitido e eu tô com medo de perder meu emprego também", {"counselor", "professional", "relationships"}),
+        # An exclusion inside such a span still holds: a niece's school project is no job.
+        ("me ajuda no trabalho de escola da minha sobrinha sobre o ciclo da água?", {"relationships"}),
+    ],
+)
+def test_a_close_one_s_job_is_theirs(text, expected):
+    assert route(text, CHRISTIAN) == expected
+
+
+@pytest.mark.parametrize(
+    ("text", "expected"),
+    [
+        # The nineteenth round's classes, in other words.
+        ("tenho 80 provas pra corrigir esse fim de semana", {"professional"}),
+        ("como precificar as trufas que eu faço?", {"professional"}),
+        ("my acceptance rate on Instacart keeps dropping", {"professional"}),
+        ("não consigo sair da cama faz dias", {"counselor"}),
+        ("sinto um nó na garganta quando lembro dela", {"counselor"}),
+        ("lately everything feels grey", {"counselor"}),
+        ("I never feel good enough for anyone", {"counselor"}),
+        ("a gente rachou a conta da pizza, deu 96", {"finance"}),
+        ("lança a conta de água em moradia", {"finance"}),
+        ("gasté 20 lucas en el súper", {"finance"}),
+        ("mi perico está estornudando mucho", {"general"}),
+        ("la neta tengo mucha chamba esta semana", {"professional"}),
+        ("vou ser batizada na páscoa", {"spiritual"}),
+        ("quiero leer un evangelio por semana", {"spiritual"}),
+        ("who is on the fifty dollar bill?", {"general"}),
+        ("¿me cuentas algo gracioso?", {"general"}),
+        ("I bike to work every day now and lost 2kg", {"health"}),
+        ("meu marido passou na entrevista do banco", {"relationships"}),
+    ],
+)
+def test_the_nineteenth_blind_rounds_classes(text, expected):
     assert route(text, CHRISTIAN) == expected
