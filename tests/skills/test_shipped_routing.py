@@ -982,3 +982,24 @@ def test_a_close_one_s_job_is_theirs(text, expected):
 )
 def test_the_nineteenth_blind_rounds_classes(text, expected):
     assert route(text, CHRISTIAN) == expected
+
+
+@pytest.mark.parametrize(
+    ("text", "expected"),
+    [
+        # Round 19's words kept to their sense: a chicken cut in pieces, an idiom of judging,
+        # a grey sky, a nail in the wall, a scolding, quitting soda, a granddaughter who
+        # lives far, a sense of smell lost, a cover letter good enough.
+        ("cortei o frango em pedaços", {"general"}),
+        ("quem eu sou pra julgar?", {"general"}),
+        ("o céu tá tudo cinza hoje", {"general"}),
+        ("preciso pregar o quadro na parede", {"general"}),
+        ("levei um sermão do meu chefe", {"professional"}),
+        ("I have to quit drinking soda, my doctor said", {"health"}),
+        ("minha neta que mora em BH vem me visitar", {"relationships"}),
+        ("I lost my sense of smell after covid", {"health"}),
+        ("is this good enough for a cover letter?", {"professional"}),
+    ],
+)
+def test_round_nineteen_s_words_keep_to_their_sense(text, expected):
+    assert route(text, CHRISTIAN) == expected
