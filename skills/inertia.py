@@ -24,7 +24,10 @@ and 6 fire nothing and keep finance (``messages_since_detection`` goes 1..5); me
 Combination (docs/specification.md, skills architecture §5.3 "substitui ou combina", §6.2)
 ------------------------------------------------------------------------------------------
 The topics co-occur, and the fired skills join the ones still under inertia, when
-the message
+the message looks up no figure in the user's records (a look-up asks its own domain
+alone: "how much did I spend on groceries in May?" after a feeling about the rent is
+finance, and so is "quanto tenho na conta corrente agora?" after the shame of asking the
+landlord for more time), and
 
 a. fires again at least one skill still active: the topic goes on and another joins
    ("as parcelas estão me tirando o sono" while finance is active: finance, health);
@@ -373,7 +376,7 @@ def decide(
     if triggered and kept and cue is Cue.BARE_ANSWER and _answers_within(triggered, kept):
         triggered = []  # rule f: the answer names no topic of its own
     if triggered:
-        if kept and _topics_co_occur(triggered, kept, cue):
+        if kept and cue is not Cue.LOOKS_UP and _topics_co_occur(triggered, kept, cue):
             return _detection(by_priority({*kept, *triggered}), "combined", matched, now)
         return _detection(by_priority(triggered), "trigger", matched, now)
 

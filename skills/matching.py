@@ -204,7 +204,9 @@ ABOUT_THE_WORLD: tuple[str, ...] = (
     "qual a moeda", "qual e a moeda", "what currency", "whats the currency", "what's the currency",
     "cual es la moneda", "que moneda",
     # Who a banknote or a coin shows ("who was on the first US dollar bill?").
-    "who was on the", "who is on the", "quem esta na nota", "quem aparece na nota",
+    "who was on the", "who is on the", "whose face is on", "quem esta na nota", "quem aparece na nota",
+    # A year asked, abbreviated as people type it ("vc sabe em q ano foi criado o INSS?").
+    "em q ano", "em qual ano",
 )
 # Enough words for "quem foi o primeiro médico a usar anestesia numa cirurgia?".
 ABOUT_THE_WORLD_WORDS = 8
@@ -321,7 +323,7 @@ RELATIVES: tuple[str, ...] = (
     # Friends and housemates: their job or illness is theirs as well ("minha amiga foi
     # demitida", "my roommate just got laid off"); Northeastern "mainha", "painho".
     "amigo", "amiga", "friend", "roommate", "flatmate", "vizinho", "vizinha", "neighbor", "neighbour",
-    "mainha", "painho",
+    "mainha", "painho", "ex", "abuelita", "abuelito",
 )
 _THIRD_PERSON = (
     "ta", "esta", "estava", "foi", "vai", "fez", "teve", "tem", "anda", "ficou", "segue", "continua",
@@ -336,6 +338,7 @@ _THIRD_PERSON = (
     "fue", "tiene", "tuvo", "va", "sigue", "necesita", "se", "odia", "quiere", "entro", "hace", "hizo",
     "tomo", "siente", "sufre",  # "toma" and "opera" are Portuguese's too, above
     "consiguio", "perdio", "trabaja", "empezo", "renuncio",
+    "le", "les",  # Spanish's clitic of what happens to them: "a mi mamá le diagnosticaron diabetes"
 )
 # Someone already named, spoken of by a pronoun and a verb of being or having ("ele tem
 # diabetes", "she's been in the ICU", "ella está internada"); other verbs ("ela passou uma
@@ -351,12 +354,14 @@ _ENDS_A_SPAN = r"(?:e|and|y|mas|but|pero|que|porque|pq|because|i|eu|yo)"
 # "o pequeno tá com febre"); "o pai" is left out ("o Pai" is God's name too).
 _FAMILY_WITH_ARTICLE = ("vo", "vovo", "pequeno", "pequena", "menino", "menina", "bebe", "nene", "cacula")
 _RELATIVE = (
-    r"(?:(?:meu|minha|my|mi|nosso|nossa|our)\s+(?:" + "|".join(RELATIVES) + r")"
+    r"(?:(?:meu|minha|my|mi|nosso|nossa|our)\s+(?:(?:melhor|best|mejor|querido|querida|dear)\s+)?(?:"
+    + "|".join(RELATIVES) + r")"
     r"|(?<!\w)(?:o|a)\s+(?:" + "|".join(_FAMILY_WITH_ARTICLE) + r"))"
 )
 # The next words of a span, up to ``count``: a conjunction or a punctuation mark ends it.
 def _span_words(count: int) -> str:
-    return r"(?:\s+(?!" + _ENDS_A_SPAN + r"(?!\w))[\w'-]+){0," + str(count) + "}"
+    # A number's decimal mark is no punctuation: "acordou com 38,5 de febre" runs on.
+    return r"(?:\s+(?!" + _ENDS_A_SPAN + r"(?!\w))[\w'-]+(?:[.,]\d+)*){0," + str(count) + "}"
 
 
 _RELATIVES_BODY = re.compile(

@@ -1003,3 +1003,70 @@ def test_the_nineteenth_blind_rounds_classes(text, expected):
 )
 def test_round_nineteen_s_words_keep_to_their_sense(text, expected):
     assert route(text, CHRISTIAN) == expected
+
+
+@pytest.mark.parametrize(
+    ("look_up", "expected"),
+    [
+        # A look-up in the user's records asks its own domain alone, even when that domain
+        # was talked of beside a feeling...
+        ("how much did I spend on groceries in May?", {"finance"}),
+        ("quanto eu gastei de mercado esse mês?", {"finance"}),
+        # ...unless it refers back or goes on with a conjunction.
+        ("e quanto gastei com isso?", {"counselor", "finance"}),
+    ],
+)
+def test_a_look_up_asks_its_own_domain_alone(look_up, expected):
+    feeling = decide_text("I've been feeling really on edge all week")
+    rent = decide_text("my landlord says the rent is going up 200 dollars next month", feeling.state)
+    assert {skill.name for skill in rent.active} == {"counselor", "finance"}
+    assert {skill.name for skill in decide_text(look_up, rent.state).active} == expected
+
+
+@pytest.mark.parametrize(
+    ("text", "expected"),
+    [
+        # The twentieth round's classes, in other words.
+        ("quiero poner un puesto de jugos en el mercado", {"professional"}),
+        ("fechei o caixa hoje com 50 sobrando", {"professional"}),
+        ("preciso pedir férias pro meu chefe", {"professional"}),
+        ("não paro de me comparar com os outros", {"counselor"}),
+        ("sinto que fiquei pra trás em tudo", {"counselor"}),
+        ("me sinto uma péssima mãe hoje", {"counselor", "relationships"}),
+        ("the neighbours' dog is doing my head in", {"counselor"}),
+        ("minha loja faturou 12 mil, quanto posso tirar pra mim?", {"finance", "professional"}),
+        ("filled up the car, 90 quid", {"finance"}),
+        ("subi 5 andares de escada hoje", {"health"}),
+        ("30 min no rowing machine hoje", {"health"}),
+        ("meu melhor amigo foi demitido ontem", {"relationships"}),
+        ("a mi abuelito le diagnosticaron presión alta", {"relationships"}),
+        ("meu filho acordou com 39,2 de febre", {"relationships"}),
+        ("vc sabe em q ano foi criado o SUS?", {"general"}),
+        ("tô jejuando essa semana pela campanha da igreja", {"spiritual"}),
+    ],
+)
+def test_the_twentieth_blind_rounds_classes(text, expected):
+    assert route(text, CHRISTIAN) == expected
+
+
+@pytest.mark.parametrize(
+    ("text", "expected"),
+    [
+        # Round 20's words kept to their sense: water retention, an internet plan, pizza
+        # thought of, a team beaten, an umbrella, a photo, a bathtub, a physical book, the
+        # same films again, a busy week, a book that stretches the mind.
+        ("how do I reduce water retention?", {"general"}),
+        ("quero contratar meu plano de internet novo", {"general"}),
+        ("só de pensar em pizza me dá fome", {"general"}),
+        ("o Flamengo foi derrotado de novo", {"general"}),
+        ("I left behind my umbrella at the café", {"general"}),
+        ("tira pra mim uma foto boa?", {"general"}),
+        ("I filled up the bathtub for the kids", {"relationships"}),
+        ("I prefer a physical copy of the book", {"general"}),
+        ("to cansado de ver sempre os mesmos filmes, me indica um?", {"general"}),
+        ("semana corrida, mal tive tempo de orar", {"spiritual"}),
+        ("reading Psalms and it's doing my head in, in a good way", {"spiritual"}),
+    ],
+)
+def test_round_twenty_s_words_keep_to_their_sense(text, expected):
+    assert route(text, CHRISTIAN) == expected
