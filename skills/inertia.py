@@ -376,7 +376,7 @@ def decide(
     if triggered and kept and cue is Cue.BARE_ANSWER and _answers_within(triggered, kept):
         triggered = []  # rule f: the answer names no topic of its own
     if triggered:
-        if kept and cue is not Cue.LOOKS_UP and _topics_co_occur(triggered, kept, cue):
+        if kept and _topics_co_occur(triggered, kept, cue):
             return _detection(by_priority({*kept, *triggered}), "combined", matched, now)
         return _detection(by_priority(triggered), "trigger", matched, now)
 
@@ -427,14 +427,17 @@ def _detection(
 def _topics_co_occur(
     triggered: Sequence[SkillDefinition], kept: Sequence[SkillDefinition], cue: Cue
 ) -> bool:
-    """Tell whether the fired skills join the kept ones (rules a to d of the docstring);
-    after an announced new subject nothing is kept, so this is not asked."""
+    """Tell whether the fired skills join the kept ones (rules a to e of the docstring);
+    a look-up asks its own domain alone, and after an announced new subject nothing is
+    kept, so this is not asked."""
+    if cue is Cue.LOOKS_UP:
+        return False
     fired = {skill.name for skill in triggered}
     return (
         bool(fired & {skill.name for skill in kept})
         or cue is Cue.REFERS_BACK
         or not fired.isdisjoint(COMPANION_SKILLS)
-        or (cue is not Cue.LOOKS_UP and any(skill.name in COMPANION_SKILLS for skill in kept))
+        or any(skill.name in COMPANION_SKILLS for skill in kept)
         or (cue is Cue.REFERS_TO_SOMEONE and any(skill.name in PEOPLE_SKILLS for skill in kept))
     )
 

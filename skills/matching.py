@@ -37,7 +37,9 @@ Matching ignores case and accents, in the pattern and in the message alike:
 A pet's body is not the user's: up to eight words after a pet ("meu cachorro está
 vomitando", "my cat isn't eating": :data:`PETS`) are not read by the skills of the user's
 own body (``OWN_BODY_SKILLS``, health). Nor is a close one's, told in the third person
-("meu pai foi internado com pneumonia", "a cirurgia da minha mãe": :data:`RELATIVES`).
+("meu pai foi internado com pneumonia", "a cirurgia da minha mãe": :data:`RELATIVES`), and
+a close one's work is not the user's either: those words are not read by the skills of the
+user's own life (``OWN_LIFE_SKILLS``, health and professional: "meu marido foi demitido").
 
 A topic the user sets aside fires nothing: in "não quero falar de trabalho hoje" or
 "I don't want to talk about money", up to three words after the phrase (:data:`SETS_ASIDE`),
@@ -304,9 +306,9 @@ def pet_spans(normalized: str) -> list[tuple[int, int]]:
 
 
 # Someone close, told of in the third person: what their body goes through ("meu pai foi
-# internado com pneumonia", "meu filho tá com febre de 39", "my dad is in surgery") is theirs,
-# not the user's, so the skills of the user's own body (OWN_BODY_SKILLS) do not read it,
-# as with a pet. The span starts at a verb in the third person right after the relative (or
+# internado com pneumonia", "meu filho tá com febre de 39", "my dad is in surgery") and what
+# happens in their work ("minha irmã foi demitida") are theirs, not the user's, so the skills
+# of the user's own life (OWN_LIFE_SKILLS) do not read them, as a pet's body. The span starts at a verb in the third person right after the relative (or
 # up to three words later: "meu filho de 3 anos tá com febre") and runs up to RELATIVE_WORDS
 # words, a punctuation mark or a conjunction; "my dad's knee surgery" runs as far from the possessive; "the surgery of my mother" / "a
 # cirurgia da minha mãe" covers the word before.
@@ -376,7 +378,7 @@ _RELATIVES_BODY = re.compile(
 
 
 def relative_spans(normalized: str) -> list[tuple[int, int]]:
-    """The spans of ``normalized`` about a close one's body (see :data:`RELATIVES`)."""
+    """The spans of ``normalized`` about a close one's body or work (see :data:`RELATIVES`)."""
     # Each alternative has one group, so the one that matched is the match's last group.
     return [found.span(found.lastindex or 0) for found in _RELATIVES_BODY.finditer(normalized)]
 
@@ -672,14 +674,12 @@ class TriggerMatcher:
         if quoted:
             material = _Spans(quoted)
             hits = [hit for hit in hits if not material.overlaps(hit[1], hit[2])]
-        pets = pet_spans(normalized)
-        if pets:
-            animal = _Spans(pets)
-            hits = [hit for hit in hits if not _read_for(hit, OWN_BODY_SKILLS, animal)]
-        relatives = relative_spans(normalized)
-        if relatives:
-            someone_else = _Spans(relatives)
-            hits = [hit for hit in hits if not _read_for(hit, OWN_LIFE_SKILLS, someone_else)]
+        # A pet's body, and a close one's body and work, are theirs.
+        theirs_by_kind = ((pet_spans(normalized), OWN_BODY_SKILLS), (relative_spans(normalized), OWN_LIFE_SKILLS))
+        for spans, own_skills in theirs_by_kind:
+            if spans:
+                theirs = _Spans(spans)
+                hits = [hit for hit in hits if not _is_theirs(hit, own_skills, theirs)]
         if self._has_exclusions:
             hits = _without_excluded(hits)
         fired: dict[str, dict[str, None]] = {}
@@ -710,14 +710,14 @@ class TriggerMatcher:
         return hits
 
 
-def _read_for(hit: tuple[_CompiledPattern, int, int], skills: frozenset[str], someone: "_Spans") -> bool:
-    """Whether ``hit`` is one of ``skills``' words inside a span about someone else.
+def _is_theirs(hit: tuple[_CompiledPattern, int, int], own_skills: frozenset[str], theirs: "_Spans") -> bool:
+    """Whether ``hit`` is a word of one of ``own_skills`` inside a span about someone else.
 
     Only triggers are dropped: an exclusion there ("!trabalho de escola") still keeps its
     skill's other words from firing.
     """
     pattern, start, end = hit
-    return pattern.skill in skills and pattern.role != _EXCLUSION and someone.overlaps(start, end)
+    return pattern.skill in own_skills and pattern.role != _EXCLUSION and theirs.overlaps(start, end)
 
 
 def _without_excluded(
