@@ -148,6 +148,9 @@ LOOKS_UP: tuple[str, ...] = (
     "quanto eu tenho na", "quanto eu tenho no", "qual o meu saldo", "qual meu saldo", "qual e meu saldo",
     "what's my", "whats my", "what is my", "how much do i have", "how much is in my", "how much is left in my",
     "cual es mi saldo", "cuanto tengo en", "cuanto me queda", "cuanto llevo gastado", "quanto me resta",
+    "quanto tenho de", "quanto eu tenho de", "cuanto tengo de", "quanto ficou", "qnto ficou", "quanto torrei",
+    "quanto eu torrei", "qto eu torrei", "qto torrei", "quanto ja mandei", "quanto eu ja mandei", "quanto mandei",
+    "how many hours did i", "how many steps did i", "how many miles did i", "cuantas horas dormi",
     "quanto sobrou", "qnto sobrou", "qnt gastei", "qnto gastei", "qto gastei", "quanto caiu", "qnto caiu",
 )
 

@@ -113,7 +113,7 @@ SETS_ASIDE: tuple[str, ...] = (
     "not in the mood to talk about", "not in the mood for", "no quiero consejos",
     *_phrases(("n quero falar", "nao qro falar", "n qro falar", "n quero saber", "n quero papo"), ("de", "do", "da", "sobre")),
     *_phrases(("nao to", "nao estou", "n to"), ("preocupado com", "preocupada com")),
-    *_phrases(("no quiero hablar", "no hablemos"), ("de", "del", "sobre")),
+    *_phrases(("no quiero hablar", "no hablemos", "dejemos el tema"), ("de", "del", "sobre")),
     "nao quero falar nem", "no quiero hablar ni", "don't want to talk about either",
     # Not wanting to think of it, or rather not talking about it. The dread idioms "não quero
     # nem pensar", "no quiero ni pensar", "don't even want to think" and "no me hables de"
@@ -165,8 +165,8 @@ ABOUT_THE_WORLD: tuple[str, ...] = (
     "cuando surgio la",
     # When an institution was founded, and where a saying comes from ("em que ano foi fundado
     # o Banco do Brasil?", "de onde vem a expressão 'pagar o pato'?").
-    "em que ano foi fundado", "em que ano foi fundada", "quando foi fundado", "quando foi fundada",
-    "in what year was", "what year was", "en que ano se fundo", "cuando se fundo", "cuando fue fundado",
+    "quando foi fundado", "quando foi fundada",
+    "in what year was", "what year was", "cuando se fundo", "cuando fue fundado",
     "cuando fue fundada", "de onde vem a expressao", "de onde vem o ditado", "o que significa a expressao",
     "where does the expression", "where does the saying", "where does the phrase",
     "what does the expression", "de donde viene la expresion", "que significa la expresion",
@@ -183,7 +183,7 @@ ABOUT_THE_WORLD: tuple[str, ...] = (
     "tell me a joke", "me conta uma piada", "cuentame un chiste", "conta uma piada", "conte uma piada",
     # A word's synonym, a text translated, a year asked.
     "sinonimo de", "sinonimo para", "synonym for", "antonimo de", "translate", "traduz", "traduza",
-    "traduce", "em que ano foi", "en que ano fue", "what year did",
+    "traduce", "what year did",
     # Sizes, winners and songs of the world ("how tall is Mount Everest?", "quem ganhou a
     # Copa de 2002?", "me explica a letra de 'Pais e Filhos'").
     "how tall is", "how high is", "how big is", "how far is", "qual a altura do", "qual a altura da",
@@ -194,8 +194,7 @@ ABOUT_THE_WORLD: tuple[str, ...] = (
     "escribe un poema sobre", "escreve uma historia sobre", "escribe una historia sobre",
     # Records and dates of the world ("who holds the marathon world record?", "¿en qué año
     # llegó el hombre a la luna?"), a singer asked.
-    "who holds the", "world record", "recorde mundial", "record mundial", "en que ano llego", "em que ano o",
-    "em que ano a", "quem canta",
+    "who holds the", "world record", "recorde mundial", "record mundial", "quem canta",
     # The history of a thing ("what's the history behind the dollar sign?").
     "history behind", "story behind", "the history of", "historia por tras", "a historia do",
     "a historia da", "la historia de", "la historia del", "historia detras",
@@ -209,6 +208,13 @@ ABOUT_THE_WORLD: tuple[str, ...] = (
     "who was on the", "who is on the", "whose face is on", "quem esta na nota", "quem aparece na nota",
     # A year asked, abbreviated as people type it ("vc sabe em q ano foi criado o INSS?").
     "em q ano", "em qual ano",
+    # Any year asked ("em que ano inauguraram o Cristo Redentor?"), a distance between places,
+    # the weather of a place, a word's meaning.
+    "em que ano", "en que ano", "in which year", "quantos km da de", "quantos km de",
+    "quantos quilometros de", "qual a distancia", "qual e a distancia", "how many miles",
+    "cuantos kilometros hay", "qual a temperatura da", "qual e a temperatura da",
+    "o que significa", "oq significa", "que significa", "o que quer dizer", "what does the word",
+    "o que e essa tal de", "oq e essa tal de", "o que e exatamente", "oq e exatamente",
 )
 # Enough words for "quem foi o primeiro médico a usar anestesia numa cirurgia?".
 ABOUT_THE_WORLD_WORDS = 8
@@ -228,7 +234,8 @@ _ABOUT_THE_WORLD = _opening_regex(ABOUT_THE_WORLD, ABOUT_THE_WORLD_WORDS)
 # sabe quantos ossos tem o corpo humano?", "oye, ¿cuál es el planeta más grande?").
 _LEAD_IN = (
     r"^\W*(?:(?:ah|e|and|y|ok|so|mas|but|pero|enfim|anyway|sabe|voce sabe|vc sabe|do you know|sabes|kk+|(?:ha)+|rs+"
-    r"|oye|oi|ei|hey|hi|ola|hola|olha|mira|bom|bueno|well|entao)\W+)*"
+    r"|oye|oi|ei|o|uai|hey|hi|ola|hola|olha|mira|bom|bueno|well|entao|by the way|btw|alias|a proposito|por sinal"
+    r"|por cierto|random q|random question|just curious|so curiosidade|curiosidade|pregunta random)\W+)*"
 )
 # Counting things of the world: "quantos ossos tem o corpo humano?", "¿cuántos habitantes
 # tiene México?", "how many calories does a banana have?".
@@ -236,6 +243,8 @@ _COUNTS_THINGS = re.compile(
     _LEAD_IN + r"(?:quantos|quantas|cuantos|cuantas|how many)\s+(?:[\w'-]+\s+){1,3}?"
     r"(?:tem|tinha|tiene|tienen|has|have|does|do|existem|existen|hay|are there|is there|cabem|caben)(?!\w)"
 )
+# What is counted: "quantos metros tem o Cristo Redentor?" asks of a monument, not a faith.
+_COUNTS_THINGS_OF = re.compile(_COUNTS_THINGS.pattern + r"((?:\s+[\w'-]+){1," + str(ABOUT_THE_WORLD_WORDS) + r"})")
 _OPENS_ABOUT_THE_WORLD = re.compile(
     _LEAD_IN + r"(?:" + "|".join(sorted(map(re.escape, ABOUT_THE_WORLD), key=len, reverse=True)) + r")(?!\w)"
 )
@@ -326,6 +335,8 @@ RELATIVES: tuple[str, ...] = (
     # demitida", "my roommate just got laid off"); Northeastern "mainha", "painho".
     "amigo", "amiga", "friend", "roommate", "flatmate", "vizinho", "vizinha", "neighbor", "neighbour",
     "mainha", "painho", "ex", "abuelita", "abuelito",
+    # A mate in Peru, Mexico, Colombia, Venezuela, Brazil ("mi pata Renzo consiguió chamba").
+    "pata", "compa", "parce", "pana", "mano",
 )
 _THIRD_PERSON = (
     "ta", "esta", "estava", "foi", "vai", "fez", "teve", "tem", "anda", "ficou", "segue", "continua",
@@ -355,10 +366,13 @@ _ENDS_A_SPAN = r"(?:e|and|y|mas|but|pero|que|porque|pq|because|i|eu|yo)"
 # A few are named with the article alone, as a family speaks of them ("o vô foi internado",
 # "o pequeno tá com febre"); "o pai" is left out ("o Pai" is God's name too).
 _FAMILY_WITH_ARTICLE = ("vo", "vovo", "pequeno", "pequena", "menino", "menina", "bebe", "nene", "cacula")
+_FAMILY_BARE = ("mainha", "painho")
 _RELATIVE = (
     r"(?:(?:meu|minha|my|mi|nosso|nossa|our)\s+(?:(?:melhor|best|mejor|querido|querida|dear)\s+)?(?:"
     + "|".join(RELATIVES) + r")"
-    r"|(?<!\w)(?:o|a)\s+(?:" + "|".join(_FAMILY_WITH_ARTICLE) + r"))"
+    r"|(?<!\w)(?:o|a)\s+(?:" + "|".join(_FAMILY_WITH_ARTICLE) + r")"
+    # Said bare, as one's own: "painho tá desempregado".
+    r"|(?<!\w)(?:" + "|".join(_FAMILY_BARE) + r"))"
 )
 # The next words of a span, up to ``count``: a conjunction or a punctuation mark ends it.
 def _span_words(count: int) -> str:
@@ -399,12 +413,18 @@ def quoted_for_writing_spans(normalized: str) -> list[tuple[int, int]]:
 def set_aside_spans(normalized: str) -> list[tuple[int, int]]:
     """The spans of ``normalized`` (see :func:`lifeassistant.text.normalize`) no skill
     reads: the words after each :data:`SETS_ASIDE` phrase (a second topic joined by
-    "ni", "nem", "or"... included) or :data:`ABOUT_THE_WORLD` phrase."""
+    "ni", "nem", "or"... included) or :data:`ABOUT_THE_WORLD` phrase, and what a count of
+    the world asks of ("quantos metros tem o Cristo Redentor?")."""
     spans = [
         (found.start(1), _set_aside_end(normalized, found.start(1)))
         for found in _SETS_ASIDE.finditer(normalized)
     ]
-    return spans + [found.span(1) for found in _ABOUT_THE_WORLD.finditer(normalized)]
+    counted = _COUNTS_THINGS_OF.match(normalized)
+    return (
+        spans
+        + [found.span(1) for found in _ABOUT_THE_WORLD.finditer(normalized)]
+        + ([counted.span(1)] if counted else [])
+    )
 
 
 # What a compiled pattern does when it matches.

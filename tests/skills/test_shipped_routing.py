@@ -1070,3 +1070,89 @@ def test_the_twentieth_blind_rounds_classes(text, expected):
 )
 def test_round_twenty_s_words_keep_to_their_sense(text, expected):
     assert route(text, CHRISTIAN) == expected
+
+
+@pytest.mark.parametrize(
+    ("text", "expected"),
+    [
+        # The twenty-first round's classes, in other words.
+        ("preciso marcar o preventivo esse mês", {"health"}),
+        ("mó bad hoje, sei lá", {"counselor"}),
+        ("sinto uma falta danada da minha vó", {"counselor", "relationships"}),
+        ("fico feliz por ela, mas bateu uma invejinha", {"counselor"}),
+        ("losing hope that anything will change", {"counselor"}),
+        ("faz tempo que não vou congregar", {"spiritual"}),
+        ("thinking of becoming a truck driver", {"professional"}),
+        ("we finally landed a contract with the city!", {"professional"}),
+        ("mañana tengo examen de sangre en ayunas", {"health"}),
+        ("the custody hearing got moved to May", {"relationships"}),
+        ("recebo mesada do meu avô todo mês", {"finance", "relationships"}),
+        ("painho foi demitido semana passada", {"relationships"}),
+        ("mi compa perdió la chamba", {"relationships"}),
+        ("em que ano construíram a igreja da Pampulha?", {"general"}),
+        ("quantos metros tem o Cristo Redentor?", {"general"}),
+        ("o que significa 'burnout'?", {"general"}),
+        ("qual a distância de uma maratona?", {"general"}),
+    ],
+)
+def test_the_twenty_first_blind_rounds_classes(text, expected):
+    assert route(text, CHRISTIAN) == expected
+
+
+@pytest.mark.parametrize(
+    ("text", "expected"),
+    [
+        # A feeling denied is no feeling: what follows is the topic...
+        ("não tô com raiva dele, só quero lembrar o aniversário da Bia", {"relationships"}),
+        ("I'm not stressed about money, just show me my savings", {"finance"}),
+        ("no estoy triste, solo quiero ordenar mis gastos", {"finance"}),
+        # ...and a feeling said is still one.
+        ("tô com raiva do meu chefe", {"counselor", "professional"}),
+        ("I'm so stressed about money", {"counselor", "finance"}),
+    ],
+)
+def test_a_feeling_denied_is_no_feeling(text, expected):
+    assert route(text, CHRISTIAN) == expected
+
+
+@pytest.mark.parametrize(
+    ("text", "expected"),
+    [
+        # Round 21's words kept to their sense: a medicine given to a child, a child taken to
+        # the emergency room, a church's long fast, a greeting to a daughter, a karaoke at the
+        # office party, a bus waited for, an orthopaedist's bill, a store card, a party
+        # organised, appetite taken away.
+        ("dei dipirona pra ele agora", {"general"}),
+        ("levei ele no pronto socorro de madrugada", {"general"}),
+        ("meu filho caiu, levo ele no pronto socorro?", {"relationships"}),
+        ("glória a Deus, terminei o jejum de 21 dias", {"spiritual"}),
+        ("bom dia minha filha, já tomei meu café", {"general"}),
+        ("vou cantar no karaokê da firma sexta", {"general"}),
+        ("cansei de esperar o ônibus, vou de uber", {"general"}),
+        ("el traumatólogo me atendió rapidísimo", {"health"}),
+        ("I owe 300 on my store card", {"finance"}),
+        ("quiero hacer una reunión para celebrar su cumple", {"relationships"}),
+        ("el estrés me está quitando el apetito", {"counselor", "health"}),
+        # The pattern "=me cobro" was the Portuguese self-demand; a Spanish charge is no
+        # feeling.
+        ("eu me cobro demais no trabalho", {"counselor", "professional"}),
+        ("el dentista me cobró carísimo", {"health"}),
+    ],
+)
+def test_round_twenty_one_s_words_keep_to_their_sense(text, expected):
+    assert route(text, CHRISTIAN) == expected
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        # Whole-word patterns that ended in a stem ("=eu to destruid") never matched anything;
+        # they are prefixes now.
+        "eu tô destruída com isso tudo",
+        "estoy destrozada",
+        "me siento estúpida",
+        "tô arretada hoje",
+    ],
+)
+def test_a_stem_reads_its_endings(text):
+    assert "counselor" in route(text, CHRISTIAN)
