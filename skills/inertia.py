@@ -151,6 +151,9 @@ LOOKS_UP: tuple[str, ...] = (
     "quanto tenho de", "quanto eu tenho de", "cuanto tengo de", "quanto ficou", "qnto ficou", "quanto torrei",
     "quanto eu torrei", "qto eu torrei", "qto torrei", "quanto ja mandei", "quanto eu ja mandei", "quanto mandei",
     "how many hours did i", "how many steps did i", "how many miles did i", "cuantas horas dormi",
+    "quanto eu pesava", "quanto pesava", "how much did i weigh", "cuanto pesaba", "qnt eu gastei",
+    "qnto eu gastei", "qto eu gastei", "quantas horas eu", "quantas horas dormi", "qnts horas", "qntas horas",
+    "cuanta plata tengo", "cuanto dinero tengo",
     "quanto sobrou", "qnto sobrou", "qnt gastei", "qnto gastei", "qto gastei", "quanto caiu", "qnto caiu",
 )
 

@@ -114,6 +114,7 @@ SETS_ASIDE: tuple[str, ...] = (
     *_phrases(("n quero falar", "nao qro falar", "n qro falar", "n quero saber", "n quero papo"), ("de", "do", "da", "sobre")),
     *_phrases(("nao to", "nao estou", "n to"), ("preocupado com", "preocupada com")),
     *_phrases(("no quiero hablar", "no hablemos", "dejemos el tema"), ("de", "del", "sobre")),
+    *_phrases(("let's park", "lets park"), ("the",)),
     "nao quero falar nem", "no quiero hablar ni", "don't want to talk about either",
     # Not wanting to think of it, or rather not talking about it. The dread idioms "não quero
     # nem pensar", "no quiero ni pensar", "don't even want to think" and "no me hables de"
@@ -215,6 +216,10 @@ ABOUT_THE_WORLD: tuple[str, ...] = (
     "cuantos kilometros hay", "qual a temperatura da", "qual e a temperatura da",
     "o que significa", "oq significa", "que significa", "o que quer dizer", "what does the word",
     "o que e essa tal de", "oq e essa tal de", "o que e exatamente", "oq e exatamente",
+    # Who is counted the father of a thing, who painted it, a curious fact ("quem é
+    # considerado o pai da aviação?", "¿me contás un dato curioso de los pingüinos?").
+    "quem e considerado", "who is considered", "quien es considerado", "who painted", "quem pintou",
+    "quien pinto", "dato curioso", "fun fact about", "uma curiosidade sobre",
 )
 # Enough words for "quem foi o primeiro médico a usar anestesia numa cirurgia?".
 ABOUT_THE_WORLD_WORDS = 8
@@ -235,7 +240,7 @@ _ABOUT_THE_WORLD = _opening_regex(ABOUT_THE_WORLD, ABOUT_THE_WORLD_WORDS)
 _LEAD_IN = (
     r"^\W*(?:(?:ah|e|and|y|ok|so|mas|but|pero|enfim|anyway|sabe|voce sabe|vc sabe|do you know|sabes|kk+|(?:ha)+|rs+"
     r"|oye|oi|ei|o|uai|hey|hi|ola|hola|olha|mira|bom|bueno|well|entao|by the way|btw|alias|a proposito|por sinal"
-    r"|por cierto|random q|random question|just curious|so curiosidade|curiosidade|pregunta random)\W+)*"
+    r"|por cierto|random q|random question|just curious|so curiosidade|curiosidade|pregunta random|tche|bah)\W+)*"
 )
 # Counting things of the world: "quantos ossos tem o corpo humano?", "¿cuántos habitantes
 # tiene México?", "how many calories does a banana have?".
@@ -337,6 +342,8 @@ RELATIVES: tuple[str, ...] = (
     "mainha", "painho", "ex", "abuelita", "abuelito",
     # A mate in Peru, Mexico, Colombia, Venezuela, Brazil ("mi pata Renzo consiguió chamba").
     "pata", "compa", "parce", "pana", "mano",
+    # River Plate "mi viejo", "mi vieja": one's father and mother.
+    "viejo", "vieja",
 )
 _THIRD_PERSON = (
     "ta", "esta", "estava", "foi", "vai", "fez", "teve", "tem", "anda", "ficou", "segue", "continua",
@@ -358,7 +365,7 @@ _THIRD_PERSON = (
 # pomada pra eu passar") may well tell of the user's own body.
 _PRONOUNS_OF_SOMEONE = ("ele", "ela", "he", "she", "ella")
 _BEING_OR_HAVING = (
-    "tem", "ta", "esta", "foi", "is", "has", "was", "tiene", "fue", "ama", "adora", "gosta", "loves", "likes",
+    "tem", "ta", "esta", "foi", "tava", "estava", "is", "has", "was", "tiene", "fue", "ama", "adora", "gosta", "loves", "likes",
     "quer", "wants", "quiere",
 )
 RELATIVE_WORDS = 8

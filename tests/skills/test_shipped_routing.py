@@ -1156,3 +1156,52 @@ def test_round_twenty_one_s_words_keep_to_their_sense(text, expected):
 )
 def test_a_stem_reads_its_endings(text):
     assert "counselor" in route(text, CHRISTIAN)
+
+
+@pytest.mark.parametrize(
+    ("text", "expected"),
+    [
+        # The twenty-second round's classes, in other words.
+        ("voy a postular a una plaza de enfermera", {"professional"}),
+        ("mudaram o horário da ordenha de novo", {"professional"}),
+        ("my contract ended last week and nothing lined up", {"professional"}),
+        ("sou professora de inglês numa escola pública", {"professional"}),
+        ("a geada levou metade das mudas", {"professional"}),
+        ("nada me dá prazer ultimamente", {"counselor"}),
+        ("I hate how I look in every picture", {"counselor"}),
+        ("qual o sentido disso tudo?", {"spiritual"}),
+        ("sinto uma dorzinha no joelho quando agacho", {"health"}),
+        ("tô tentando parar de beliscar entre as refeições", {"health"}),
+        ("quero começar hidroginástica", {"health"}),
+        ("tô um zumbi hoje", {"health"}),
+        ("we just signed a lease on a new flat", {"finance"}),
+        ("minha irmã é enfermeira", {"relationships"}),
+        ("meu filho tá com tosse, posso dar dipirona?", {"relationships"}),
+        ("mi viejo tuvo un infarto", {"relationships"}),
+        ("who painted the church ceiling in Assisi?", {"general"}),
+        ("quem é considerado o pai da medicina?", {"general"}),
+        ("let's park the money stuff, how do I sleep better?", {"health"}),
+        # Words kept to their sense: "tô rendendo" at work is no yield, "perdida sem saber"
+        # what to eat is no distress, "neta" opening a Mexican sentence is no granddaughter,
+        # "me contás" is Rioplatense "tell me".
+        ("tô rendendo muito mais no trabalho", {"professional"}),
+        ("tô perdida sem saber o que comer na dieta", {"health"}),
+        ("neta estoy bien estresado", {"counselor"}),
+        ("¿me contás un chiste?", {"general"}),
+    ],
+)
+def test_the_twenty_second_blind_rounds_classes(text, expected):
+    assert route(text, CHRISTIAN) == expected
+
+
+def test_a_pronoun_of_someone_told_in_the_past_keeps_their_job_theirs():
+    hired = decide_text("minha cunhada passou na entrevista do banco")
+    assert {skill.name for skill in hired.active} == {"relationships"}
+    before = decide_text("ela tava desempregada há 1 ano", hired.state)
+    assert {skill.name for skill in before.active} == {"relationships"}
+
+
+@pytest.mark.parametrize("trivia", ["bah, qual a altura do Everest?", "random q: who painted the Sistine Chapel?"])
+def test_a_question_about_the_world_after_a_lead_in_leaves_the_topic(trivia):
+    ride = decide_text("fiz 40 min de bike hoje de manhã")
+    assert {skill.name for skill in decide_text(trivia, ride.state).active} == {"general"}
