@@ -61,7 +61,10 @@ message with a verb ("dormi mal") is a topic of its own.
 
 A message that sets aside a topic still kept ("não quero falar de dinheiro agora" while
 finance is active, :data:`~skills.matching.SETS_ASIDE`) leaves that skill behind; the
-others stay ("mas não quero falar do meu namorado" after a feeling keeps the counselor).
+others stay ("mas não quero falar do meu namorado" after a feeling keeps the counselor),
+except a feeling when the message brings a topic of its own: the feeling went with the topic
+set aside ("tô estressado com o trabalho", then "não quero falar de trabalho agora, só queria
+dormir melhor" is health alone).
 
 A message that announces a new subject (:data:`CHANGES_TOPIC`, e.g. "mudando de
 assunto", "by the way", "cambiando de tema", or one OPENING with "outra coisa:",
@@ -153,7 +156,8 @@ LOOKS_UP: tuple[str, ...] = (
     "how many hours did i", "how many steps did i", "how many miles did i", "cuantas horas dormi",
     "quanto eu pesava", "quanto pesava", "how much did i weigh", "cuanto pesaba", "qnt eu gastei",
     "qnto eu gastei", "qto eu gastei", "quantas horas eu", "quantas horas dormi", "qnts horas", "qntas horas",
-    "cuanta plata tengo", "cuanto dinero tengo",
+    "cuanta plata tengo", "cuanto dinero tengo", "qtas horas", "quanto eu pesei", "qto eu pesei", "quanto pesei",
+    "qual era meu", "qual era o meu", "what was my", "cual era mi",
     "quanto sobrou", "qnto sobrou", "qnt gastei", "qnto gastei", "qto gastei", "quanto caiu", "qnto caiu",
 )
 
@@ -379,6 +383,10 @@ def decide(
         if cue in (Cue.CHANGES_TOPIC, Cue.ABOUT_THE_WORLD)
         else _kept_by_inertia(state, allowed, inertia_messages, set_aside)
     )
+    if triggered and set(set_aside) & set(state.active_skills):
+        # The feeling goes with the topic set aside: "tô estressado com o trabalho", then
+        # "não quero falar de trabalho agora, só queria dormir melhor" is health alone.
+        kept = tuple(skill for skill in kept if skill.name not in COMPANION_SKILLS)
     if triggered and kept and cue is Cue.BARE_ANSWER and _answers_within(triggered, kept):
         triggered = []  # rule f: the answer names no topic of its own
     if triggered:

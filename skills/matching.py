@@ -412,6 +412,17 @@ _WRITING_TASK = re.compile(
 )
 
 
+# A word of address, not a relative: Spain's "tío", "tía" opening or closing a clause on its
+# own ("Tío, me han subido la hipoteca", "dormí fatal, tío"). "mi tío, que está internado" has
+# its possessive, so it is the uncle.
+_ADDRESSED = re.compile(r"(?:^\W*|,\s*)(tio|tia)(?=\s*(?:[^\w\s]|$))")
+
+
+def address_spans(normalized: str) -> list[tuple[int, int]]:
+    """The spans of ``normalized`` that address the listener (see ``_ADDRESSED``)."""
+    return [found.span(1) for found in _ADDRESSED.finditer(normalized)]
+
+
 def quoted_for_writing_spans(normalized: str) -> list[tuple[int, int]]:
     """The spans of ``normalized`` quoted for a writing task (see ``_WRITING_TASK``)."""
     return [found.span(1) for found in _WRITING_TASK.finditer(normalized)]
@@ -697,7 +708,8 @@ class TriggerMatcher:
                 hits = [hit for hit in hits if not skipped.overlaps(hit[1], hit[2])]
                 kept_out = _without_excluded(inside) if self._has_exclusions else inside
                 set_aside = frozenset(pattern.skill for pattern, _, _ in kept_out if pattern.role == _TRIGGER)
-        quoted = quoted_for_writing_spans(normalized)
+        # Text quoted for a writing task is its material, and a word of address no topic.
+        quoted = quoted_for_writing_spans(normalized) + address_spans(normalized)
         if quoted:
             material = _Spans(quoted)
             hits = [hit for hit in hits if not material.overlaps(hit[1], hit[2])]

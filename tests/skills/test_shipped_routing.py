@@ -1205,3 +1205,54 @@ def test_a_pronoun_of_someone_told_in_the_past_keeps_their_job_theirs():
 def test_a_question_about_the_world_after_a_lead_in_leaves_the_topic(trivia):
     ride = decide_text("fiz 40 min de bike hoje de manhã")
     assert {skill.name for skill in decide_text(trivia, ride.state).active} == {"general"}
+
+
+@pytest.mark.parametrize(
+    ("text", "expected"),
+    [
+        # Spain's "tío" said to the listener is no uncle...
+        ("Tío, me han subido el alquiler otra vez", {"finance"}),
+        ("he dormido fatal, tío", {"health"}),
+        # ...and one's uncle still is.
+        ("mi tío, el de Sevilla, se casa en junio", {"relationships"}),
+        ("visité a mi tío ayer", {"relationships"}),
+    ],
+)
+def test_a_word_of_address_is_no_relative(text, expected):
+    assert route(text, CHRISTIAN) == expected
+
+
+def test_setting_aside_the_topic_of_a_feeling_sets_the_feeling_aside_too():
+    work = decide_text("semana puxada no trabalho, 3 entregas pra sexta")
+    stressed = decide_text("e tô estressado demais com isso", work.state)
+    assert {skill.name for skill in stressed.active} == {"counselor", "professional"}
+    sleep = decide_text("não quero falar de trabalho agora, só queria dormir melhor", stressed.state)
+    assert {skill.name for skill in sleep.active} == {"health"}
+    # A feeling alone after it, with no topic of its own, still keeps the counselor.
+    vent = decide_text("não quero falar do meu chefe, só tô muito cansada de tudo", stressed.state)
+    assert "counselor" in {skill.name for skill in vent.active}
+
+
+@pytest.mark.parametrize(
+    ("text", "expected"),
+    [
+        # The twenty-third round's classes, in other words.
+        ("paguei 220 na urgent care ontem", {"finance", "health"}),
+        ("hoy hice 30 min de bici", {"health"}),
+        ("vendí mi bici usada", {"general"}),
+        ("me ajuda com um cardápio mais saudável pra semana?", {"health"}),
+        ("ainda não superei o fim do meu casamento", {"counselor", "relationships"}),
+        ("meu chefe me cobrou na frente da equipe toda", {"counselor", "professional"}),
+        ("necesito mucha lana para el viaje", {"finance"}),
+        ("what's my balance right now?", {"finance"}),
+        ("aceitei a vaga em Curitiba!", {"professional"}),
+        # Kept to their sense: a breakdown of costs, sadness and stress denied, a pizza eaten
+        # alone, a post office.
+        ("give me a breakdown of my expenses", {"finance"}),
+        ("não é tristeza, é preguiça mesmo de treinar", {"health"}),
+        ("comi uma lasanha inteira sozinha", {"health"}),
+        ("heading to the post office", {"general"}),
+    ],
+)
+def test_the_twenty_third_blind_rounds_classes(text, expected):
+    assert route(text, CHRISTIAN) == expected
