@@ -62,7 +62,7 @@ message with a verb ("dormi mal") is a topic of its own.
 A message that sets aside a topic still kept ("não quero falar de dinheiro agora" while
 finance is active, :data:`~skills.matching.SETS_ASIDE`) leaves that skill behind; the
 others stay ("mas não quero falar do meu namorado" after a feeling keeps the counselor),
-except a feeling when the message brings a topic of its own: the feeling went with the topic
+except a feeling when the message brings a new topic of its own: the feeling went with the topic
 set aside ("tô estressado com o trabalho", then "não quero falar de trabalho agora, só queria
 dormir melhor" is health alone).
 
@@ -151,13 +151,15 @@ LOOKS_UP: tuple[str, ...] = (
     "quanto eu tenho na", "quanto eu tenho no", "qual o meu saldo", "qual meu saldo", "qual e meu saldo",
     "what's my", "whats my", "what is my", "how much do i have", "how much is in my", "how much is left in my",
     "cual es mi saldo", "cuanto tengo en", "cuanto me queda", "cuanto llevo gastado", "quanto me resta",
-    "quanto tenho de", "quanto eu tenho de", "cuanto tengo de", "quanto ficou", "qnto ficou", "quanto torrei",
+    "quanto tenho de saldo", "quanto eu tenho de saldo", "cuanto tengo de saldo", "quanto ficou", "qnto ficou", "quanto torrei",
     "quanto eu torrei", "qto eu torrei", "qto torrei", "quanto ja mandei", "quanto eu ja mandei", "quanto mandei",
     "how many hours did i", "how many steps did i", "how many miles did i", "cuantas horas dormi",
     "quanto eu pesava", "quanto pesava", "how much did i weigh", "cuanto pesaba", "qnt eu gastei",
-    "qnto eu gastei", "qto eu gastei", "quantas horas eu", "quantas horas dormi", "qnts horas", "qntas horas",
-    "cuanta plata tengo", "cuanto dinero tengo", "qtas horas", "quanto eu pesei", "qto eu pesei", "quanto pesei",
-    "qual era meu", "qual era o meu", "what was my", "cual era mi",
+    "qnto eu gastei", "qto eu gastei", "quantas horas eu dormi", "quantas horas dormi", "qnts horas dormi",
+    "qntas horas dormi", "qnts horas eu dormi", "qtas horas eu dormi", "qtas horas dormi",
+    "cuanta plata tengo", "cuanto dinero tengo", "quanto eu pesei", "qto eu pesei", "quanto pesei",
+    "what was my weight", "qual era meu peso", "qual era o meu peso", "cual era mi peso", "qual era meu colesterol",
+    "qual era minha pressao",
     "quanto sobrou", "qnto sobrou", "qnt gastei", "qnto gastei", "qto gastei", "quanto caiu", "qnto caiu",
 )
 
@@ -383,7 +385,11 @@ def decide(
         if cue in (Cue.CHANGES_TOPIC, Cue.ABOUT_THE_WORLD)
         else _kept_by_inertia(state, allowed, inertia_messages, set_aside)
     )
-    if triggered and set(set_aside) & set(state.active_skills):
+    if (
+        triggered
+        and set(set_aside) & set(state.active_skills)
+        and not any(skill.name in state.active_skills for skill in triggered)
+    ):
         # The feeling goes with the topic set aside: "tô estressado com o trabalho", then
         # "não quero falar de trabalho agora, só queria dormir melhor" is health alone.
         kept = tuple(skill for skill in kept if skill.name not in COMPANION_SKILLS)

@@ -209,16 +209,19 @@ ABOUT_THE_WORLD: tuple[str, ...] = (
     "who was on the", "who is on the", "whose face is on", "quem esta na nota", "quem aparece na nota",
     # A year asked, abbreviated as people type it ("vc sabe em q ano foi criado o INSS?").
     "em q ano", "em qual ano",
-    # Any year asked ("em que ano inauguraram o Cristo Redentor?"), a distance between places,
-    # the weather of a place, a word's meaning.
-    "em que ano", "en que ano", "in which year", "quantos km da de", "quantos km de",
-    "quantos quilometros de", "qual a distancia", "qual e a distancia", "how many miles",
-    "cuantos kilometros hay", "qual a temperatura da", "qual e a temperatura da",
-    "o que significa", "oq significa", "que significa", "o que quer dizer", "what does the word",
-    "o que e essa tal de", "oq e essa tal de", "o que e exatamente", "oq e exatamente",
+    # The year of a thing of the world ("em que ano inauguraram o Cristo Redentor?"), a distance
+    # between places, the sea's temperature, a word's meaning, a term heard in the news ("o que
+    # é essa tal de taxa Selic?"). A bare "em que ano" or "qual a distância" is left out: "em
+    # que ano eu tomei a vacina?", "qual a distância ideal pra eu correr?" are the user's own.
+    "em que ano foi", "em que ano o", "em que ano a", "en que ano fue", "en que ano se", "en que ano llego",
+    "em que ano inauguraram", "em que ano construiram", "em que ano acabou", "em que ano comecou",
+    "quantos km da de", "qual a distancia entre", "qual a distancia de uma", "qual e a distancia de uma", "qual e a distancia entre", "how many miles from",
+    "how many miles is it from", "cuantos kilometros hay", "qual a temperatura da agua",
+    "qual a temperatura media", "what does the word", "o que e essa tal de", "oq e essa tal de",
     # Who is counted the father of a thing, who painted it, a curious fact ("quem é
     # considerado o pai da aviação?", "¿me contás un dato curioso de los pingüinos?").
-    "quem e considerado", "who is considered", "quien es considerado", "who painted", "quem pintou",
+    "quem e considerado o", "quem e considerado a", "who is considered the", "quien es considerado el",
+    "quien es considerada la", "who painted", "quem pintou",
     "quien pinto", "dato curioso", "fun fact about", "uma curiosidade sobre",
 )
 # Enough words for "quem foi o primeiro médico a usar anestesia numa cirurgia?".
@@ -249,7 +252,13 @@ _COUNTS_THINGS = re.compile(
     r"(?:tem|tinha|tiene|tienen|has|have|does|do|existem|existen|hay|are there|is there|cabem|caben)(?!\w)"
 )
 # What is counted: "quantos metros tem o Cristo Redentor?" asks of a monument, not a faith.
-_COUNTS_THINGS_OF = re.compile(_COUNTS_THINGS.pattern + r"((?:\s+[\w'-]+){1," + str(ABOUT_THE_WORLD_WORDS) + r"})")
+# Only a thing named with its article, none of it the user's: "quantos dias tem que ficar de
+# repouso?", "how many hours do I need to sleep?", "quantas parcelas tem o meu carro?" are
+# the user's own.
+_COUNTS_THINGS_OF = re.compile(
+    _COUNTS_THINGS.pattern + r"(\s+(?:o|a|os|as|um|uma|the|a|an|el|la|los|las|un|una)"
+    r"(?!\s+(?:meu|minha|meus|minhas|my|mi|mis)(?!\w))(?:\s+[\w'-]+){1," + str(ABOUT_THE_WORLD_WORDS - 1) + r"})"
+)
 _OPENS_ABOUT_THE_WORLD = re.compile(
     _LEAD_IN + r"(?:" + "|".join(sorted(map(re.escape, ABOUT_THE_WORLD), key=len, reverse=True)) + r")(?!\w)"
 )
@@ -340,8 +349,9 @@ RELATIVES: tuple[str, ...] = (
     # demitida", "my roommate just got laid off"); Northeastern "mainha", "painho".
     "amigo", "amiga", "friend", "roommate", "flatmate", "vizinho", "vizinha", "neighbor", "neighbour",
     "mainha", "painho", "ex", "abuelita", "abuelito",
-    # A mate in Peru, Mexico, Colombia, Venezuela, Brazil ("mi pata Renzo consiguió chamba").
-    "pata", "compa", "parce", "pana", "mano",
+    # A mate in Peru, Mexico, Colombia, Venezuela ("mi pata Renzo consiguió chamba"); Brazilian
+    # "mano" is left out, since "nossa, mano" is an exclamation.
+    "pata", "compa", "parce", "pana",
     # River Plate "mi viejo", "mi vieja": one's father and mother.
     "viejo", "vieja",
 )
@@ -405,10 +415,11 @@ def relative_spans(normalized: str) -> list[tuple[int, int]]:
 
 
 # Text quoted for a writing task ("traduz pra inglês: 'a reunião foi adiada'", "fix the grammar:
-# \"their going to the gym\"") is the task's material, not the user's topic: no skill reads it.
+# \"their going to the gym\"") is the task's material, not the user's topic: no skill reads it;
+# so is a word whose meaning is asked ("o que significa 'burnout'?").
 _WRITING_TASK = re.compile(
     r"(?<!\w)(?:traduz\w*|translate|traduc\w*|corrig\w*|corrija|fix the grammar|fix this|proofread|revis[ae]\w*"
-    r"|reescrev\w*|rewrite|reescrib\w*)(?!\w)[^'\"“‘\n]{0,40}?['\"“‘]([^'\"”’\n]+)"
+    r"|reescrev\w*|rewrite|reescrib\w*|significa|quer dizer|quiere decir)(?!\w)[^'\"“‘\n]{0,40}?['\"“‘]([^'\"”’\n]+)"
 )
 
 

