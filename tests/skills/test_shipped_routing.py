@@ -1301,3 +1301,47 @@ def test_a_question_after_a_feeling_that_looks_nothing_up_keeps_the_feeling():
     quarrel = decide_text("tô arrasada, briguei feio com minha irmã")
     mistake = decide_text("qual era o meu erro? só queria ajudar minha irmã", quarrel.state)
     assert {skill.name for skill in mistake.active} == {"counselor", "relationships"}
+
+
+@pytest.mark.parametrize(
+    ("text", "expected"),
+    [
+        # The twenty-fourth round's classes, in other words.
+        ("terminei com a Ju e tô destruído", {"counselor", "relationships"}),
+        ("treino de perna hoje, tô destruída", {"health"}),
+        ("I'm worried sick about it", {"counselor"}),
+        ("how many books are in the Bible?", {"general"}),
+        ("tengo miedo de que mi mamá no salga del hospital", {"counselor", "relationships"}),
+        ("a mi hermano lo despidieron de la empresa", {"relationships"}),
+        ("I tithe every month from my paycheck", {"finance", "spiritual"}),
+        ("qual o salário mínimo hoje?", {"general"}),
+        ("my knee keeps clicking", {"health"}),
+        ("got a callback from the bakery I applied to!", {"professional"}),
+        ("me duele el cuello de estar en la oficina", {"health", "professional"}),
+        ("tô à beira de um colapso", {"counselor"}),
+        ("35 anos e nada guardado", {"finance"}),
+        ("quero largar meu emprego no banco", {"professional"}),
+    ],
+)
+def test_the_twenty_fourth_blind_rounds_classes(text, expected):
+    assert route(text, CHRISTIAN) == expected
+
+
+@pytest.mark.parametrize(
+    ("before", "look_up", "expected"),
+    [
+        # A look-up of past records asks its own domain alone, after a feeling beside it.
+        ("to preocupado com minha pressão, deu 15 por 9 hj", "quais foram minhas últimas medições de pressão?", {"health"}),
+        ("meu irmão me pediu 2 mil emprestado e tô chateada", "qual o saldo da minha poupança agora?", {"finance"}),
+        ("money's been so tight I feel hopeless", "which bills are still unpaid this month?", {"finance"}),
+    ],
+)
+def test_a_look_up_of_past_records_asks_its_own_domain(before, look_up, expected):
+    assert {skill.name for skill in decide_text(look_up, decide_text(before).state).active} == expected
+
+
+def test_not_wanting_to_talk_about_that_leaves_it():
+    brother = decide_text("mi hermano consiguió chamba en Lima y me da nostalgia")
+    assert {skill.name for skill in brother.active} == {"counselor", "relationships"}
+    debt = decide_text("pero no quiero hablar de eso ahora, dime cuánto me queda de la deuda", brother.state)
+    assert {skill.name for skill in debt.active} == {"finance"}
