@@ -122,8 +122,6 @@ CHANGES_TOPIC: tuple[str, ...] = (
     "on a different note", "switching gears", "off topic", "random question",
     "pergunta aleatoria", "sem relacao", "alias", "chega disso", "chega desse assunto",
     "enough about that", "enough of that", "basta de eso", "ya no quiero hablar de eso",
-    "no quiero hablar de eso", "nao quero falar disso", "n quero falar disso", "nao quero mais falar disso",
-    "i don't want to talk about that", "i dont want to talk about that",
     # "Never mind" drops what was being said.
     "deixa pra la", "deixa quieto", "never mind", "nevermind", "olvidalo", "no importa",
     "switching topics", "switching subjects", "changing topics", "new topic", "different topic",
@@ -160,8 +158,8 @@ LOOKS_UP: tuple[str, ...] = (
     "qnto eu gastei", "qto eu gastei", "quantas horas eu dormi", "quantas horas dormi", "qnts horas dormi",
     "qntas horas dormi", "qnts horas eu dormi", "qtas horas eu dormi", "qtas horas dormi",
     "cuanta plata tengo", "cuanto dinero tengo", "quanto eu pesei", "qto eu pesei", "quanto pesei",
-    "quais foram minhas", "quais foram as minhas", "qual o saldo", "qual e o saldo", "which bills are",
-    "quais contas ainda", "quais contas faltam", "que cuentas me faltan", "what was my weight", "qual era meu peso", "qual era o meu peso", "cual era mi peso", "qual era meu colesterol",
+    "quais foram minhas ultimas", "qual o saldo", "qual e o saldo", "which bills are still unpaid",
+    "which bills are due", "quais contas faltam", "que cuentas me faltan", "what was my weight", "qual era meu peso", "qual era o meu peso", "cual era mi peso", "qual era meu colesterol",
     "qual era minha pressao",
     "quanto sobrou", "qnto sobrou", "qnt gastei", "qnto gastei", "qto gastei", "quanto caiu", "qnto caiu",
 )

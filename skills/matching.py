@@ -115,7 +115,7 @@ SETS_ASIDE: tuple[str, ...] = (
     *_phrases(("nao to", "nao estou", "n to"), ("preocupado com", "preocupada com")),
     *_phrases(("no quiero hablar", "no hablemos", "dejemos el tema"), ("de", "del", "sobre")),
     *_phrases(("let's park", "lets park"), ("the",)),
-    *_phrases(("dejemos de lado lo", "dejando de lado lo"), ("de", "del")),
+    *_phrases(("dejemos de lado lo",), ("de", "del")),
     "nao quero falar nem", "no quiero hablar ni", "don't want to talk about either",
     # Not wanting to think of it, or rather not talking about it. The dread idioms "não quero
     # nem pensar", "no quiero ni pensar", "don't even want to think" and "no me hables de"
@@ -250,7 +250,7 @@ _LEAD_IN = (
 # tiene México?", "how many calories does a banana have?".
 _COUNTS_THINGS = re.compile(
     _LEAD_IN + r"(?:quantos|quantas|cuantos|cuantas|how many)\s+(?:[\w'-]+\s+){1,3}?"
-    r"(?:tem|tinha|tiene|tienen|has|have|does|do|existem|existen|hay|are there|is there|are in|is in|cabem|caben)(?!\w)"
+    r"(?:tem|tinha|tiene|tienen|has|have|does|do|existem|existen|hay|are there|is there|cabem|caben)(?!\w)"
 )
 # What is counted: "quantos metros tem o Cristo Redentor?" asks of a monument, not a faith.
 # Only a thing named with its article, none of it the user's: "quantos dias tem que ficar de
@@ -360,7 +360,7 @@ _THIRD_PERSON = (
     "ta", "esta", "estava", "foi", "vai", "fez", "teve", "tem", "anda", "ficou", "segue", "continua",
     "passou", "comecou", "precisa", "acordou", "quebrou", "machucou", "caiu", "ama", "adora", "gosta", "odeia",
     "entrou", "quer", "faz", "fara", "opera", "operou", "sente", "sentiu", "sofre", "sofreu", "toma", "tomou",
-    "internou", "piorou", "melhorou", "pegou", "sai", "saiu", "sale", "salio", "salga",
+    "internou", "piorou", "melhorou", "pegou", "saiu", "sale", "salio", "salga",
     # What happens in their work ("meu primo arrumou emprego", "meu filho presta ENEM").
     "arrumou", "conseguiu", "perdeu", "descobriu", "presta", "trabalha", "comeca", "largou", "mudou",
     "is", "was", "has", "had", "got", "goes", "went", "needs", "broke", "fell", "keeps", "loves", "likes", "hates",
@@ -369,7 +369,11 @@ _THIRD_PERSON = (
     "fue", "tiene", "tuvo", "va", "sigue", "necesita", "se", "odia", "quiere", "entro", "hace", "hizo",
     "tomo", "siente", "sufre",  # "toma" and "opera" are Portuguese's too, above
     "consiguio", "perdio", "trabaja", "empezo", "renuncio",
-    "le", "les", "lo", "los",  # Spanish's clitics of what happens to them: "a mi mamá le diagnosticaron diabetes"
+    # Spanish's clitic of what happens to them ("a mi mamá le diagnosticaron diabetes", "a mi
+    # hermano lo corrieron"); "lo" alone is left out, since "le conté a mi mamá lo de mi despido"
+    # is the user's own news.
+    "le", "les", "lo corrieron", "lo echaron", "lo despidieron", "lo operaron", "lo internaron",
+    "la operaron", "la internaron", "la despidieron", "la echaron", "la corrieron",
 )
 # Someone already named, spoken of by a pronoun and a verb of being or having ("ele tem
 # diabetes", "she's been in the ICU", "ella está internada"); other verbs ("ela passou uma

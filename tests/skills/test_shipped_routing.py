@@ -1310,16 +1310,15 @@ def test_a_question_after_a_feeling_that_looks_nothing_up_keeps_the_feeling():
         ("terminei com a Ju e tô destruído", {"counselor", "relationships"}),
         ("treino de perna hoje, tô destruída", {"health"}),
         ("I'm worried sick about it", {"counselor"}),
-        ("how many books are in the Bible?", {"general"}),
         ("tengo miedo de que mi mamá no salga del hospital", {"counselor", "relationships"}),
         ("a mi hermano lo despidieron de la empresa", {"relationships"}),
         ("I tithe every month from my paycheck", {"finance", "spiritual"}),
         ("qual o salário mínimo hoje?", {"general"}),
         ("my knee keeps clicking", {"health"}),
-        ("got a callback from the bakery I applied to!", {"professional"}),
+        ("got a callback for the bakery position!", {"professional"}),
         ("me duele el cuello de estar en la oficina", {"health", "professional"}),
         ("tô à beira de um colapso", {"counselor"}),
-        ("35 anos e nada guardado", {"finance"}),
+        ("35 anos e sem nada guardado", {"finance"}),
         ("quero largar meu emprego no banco", {"professional"}),
     ],
 )
@@ -1340,8 +1339,29 @@ def test_a_look_up_of_past_records_asks_its_own_domain(before, look_up, expected
     assert {skill.name for skill in decide_text(look_up, decide_text(before).state).active} == expected
 
 
-def test_not_wanting_to_talk_about_that_leaves_it():
-    brother = decide_text("mi hermano consiguió chamba en Lima y me da nostalgia")
-    assert {skill.name for skill in brother.active} == {"counselor", "relationships"}
-    debt = decide_text("pero no quiero hablar de eso ahora, dime cuánto me queda de la deuda", brother.state)
-    assert {skill.name for skill in debt.active} == {"finance"}
+
+@pytest.mark.parametrize(
+    ("text", "expected"),
+    [
+        # Round 24 reviewed: what its first words had taken.
+        ("o restaurante estava meio vazio, achei estranho", {"general"}),
+        ("deixei meu filho na escola e saí pra correr 5 km", {"health", "relationships"}),
+        ("le conté a mi mamá lo de mi despido", {"professional", "relationships"}),
+        ("fui pra academia com meu namorado, tô destruída", {"health", "relationships"}),
+        ("vou numa festa nostalgia anos 2000 sábado", {"general"}),
+        ("estoy en la oficina de correos esperando", {"general"}),
+        ("I got a callback from the clinic about my biopsy", {"health"}),
+        ("I saved up for the Rolex I always wanted", {"finance"}),
+        ("a economia do país tá à beira de um colapso", {"general"}),
+        ("I know squat about investing", {"finance"}),
+        ("I got down on my knee and proposed!", {"general"}),
+    ],
+)
+def test_round_twenty_four_keeps_to_the_user_s_own_words(text, expected):
+    assert route(text, CHRISTIAN) == expected
+
+
+def test_not_wanting_to_talk_about_it_with_someone_keeps_the_topic():
+    cheated = decide_text("meu marido me traiu e eu tô arrasada")
+    talk = decide_text("eu não quero falar disso com ele agora, como eu começo a conversa?", cheated.state)
+    assert "relationships" in {skill.name for skill in talk.active}
