@@ -151,16 +151,19 @@ LOOKS_UP: tuple[str, ...] = (
     "quanto eu tenho na", "quanto eu tenho no", "qual o meu saldo", "qual meu saldo", "qual e meu saldo",
     "what's my", "whats my", "what is my", "how much do i have", "how much is in my", "how much is left in my",
     "cual es mi saldo", "cuanto tengo en", "cuanto me queda", "cuanto llevo gastado", "quanto me resta",
-    "quanto tenho de saldo", "quanto eu tenho de saldo", "cuanto tengo de saldo", "quanto ficou", "qnto ficou", "quanto torrei",
-    "quanto eu torrei", "qto eu torrei", "qto torrei", "quanto ja mandei", "quanto eu ja mandei", "quanto mandei",
+    # A sum, a balance, a weight or hours of sleep looked up, as people type them ("qto eu
+    # torrei de delivery em abril?", "quanto eu pesava em janeiro?", "qtas horas eu dormi?").
+    "quanto tenho de saldo", "quanto eu tenho de saldo", "cuanto tengo de saldo", "qual o saldo", "qual e o saldo",
+    "cuanta plata tengo", "cuanto dinero tengo", "quanto ficou", "qnto ficou", "quanto torrei", "quanto eu torrei",
+    "qto eu torrei", "qto torrei", "quanto ja mandei", "quanto eu ja mandei", "quanto mandei", "qnt eu gastei",
+    "qnto eu gastei", "qto eu gastei", "quais contas faltam", "que cuentas me faltan", "which bills are still unpaid",
+    "which bills are due", "quais foram minhas ultimas",
+    "quanto eu pesava", "quanto pesava", "how much did i weigh", "cuanto pesaba", "quanto eu pesei", "qto eu pesei",
+    "quanto pesei", "what was my weight", "qual era meu peso", "qual era o meu peso", "cual era mi peso",
+    "qual era meu colesterol", "qual era minha pressao",
     "how many hours did i", "how many steps did i", "how many miles did i", "cuantas horas dormi",
-    "quanto eu pesava", "quanto pesava", "how much did i weigh", "cuanto pesaba", "qnt eu gastei",
-    "qnto eu gastei", "qto eu gastei", "quantas horas eu dormi", "quantas horas dormi", "qnts horas dormi",
-    "qntas horas dormi", "qnts horas eu dormi", "qtas horas eu dormi", "qtas horas dormi",
-    "cuanta plata tengo", "cuanto dinero tengo", "quanto eu pesei", "qto eu pesei", "quanto pesei",
-    "quais foram minhas ultimas", "qual o saldo", "qual e o saldo", "which bills are still unpaid",
-    "which bills are due", "quais contas faltam", "que cuentas me faltan", "what was my weight", "qual era meu peso", "qual era o meu peso", "cual era mi peso", "qual era meu colesterol",
-    "qual era minha pressao",
+    "quantas horas eu dormi", "quantas horas dormi", "qnts horas dormi", "qntas horas dormi", "qnts horas eu dormi",
+    "qtas horas eu dormi", "qtas horas dormi",
     "quanto sobrou", "qnto sobrou", "qnt gastei", "qnto gastei", "qto gastei", "quanto caiu", "qnto caiu",
 )
 

@@ -183,7 +183,7 @@ ABOUT_THE_WORLD: tuple[str, ...] = (
     # Who wrote a book or sang a song; a joke asked for ("tell me a joke about doctors").
     "quem escreveu", "who wrote", "quien escribio", "quem cantou", "who sang", "quien canta",
     "tell me a joke", "me conta uma piada", "cuentame un chiste", "conta uma piada", "conte uma piada",
-    # A word's synonym, a text translated, a year asked.
+    # A word's synonym, a text translated, a year asked (more below, with the years).
     "sinonimo de", "sinonimo para", "synonym for", "antonimo de", "translate", "traduz", "traduza",
     "traduce", "what year did",
     # Sizes, winners and songs of the world ("how tall is Mount Everest?", "quem ganhou a
@@ -194,8 +194,7 @@ ABOUT_THE_WORLD: tuple[str, ...] = (
     "write a poem about", "write a limerick about", "write a story about", "write a haiku about",
     "write a song about", "escreve um poema sobre", "escreva um poema sobre", "faz um poema sobre",
     "escribe un poema sobre", "escreve uma historia sobre", "escribe una historia sobre",
-    # Records and dates of the world ("who holds the marathon world record?", "¿en qué año
-    # llegó el hombre a la luna?"), a singer asked.
+    # Records of the world ("who holds the marathon world record?"), a singer asked.
     "who holds the", "world record", "recorde mundial", "record mundial", "quem canta",
     # The history of a thing ("what's the history behind the dollar sign?").
     "history behind", "story behind", "the history of", "historia por tras", "a historia do",
@@ -216,14 +215,15 @@ ABOUT_THE_WORLD: tuple[str, ...] = (
     # que ano eu tomei a vacina?", "qual a distância ideal pra eu correr?" are the user's own.
     "em que ano foi", "em que ano o", "em que ano a", "en que ano fue", "en que ano se", "en que ano llego",
     "em que ano inauguraram", "em que ano construiram", "em que ano acabou", "em que ano comecou",
-    "quantos km da de", "qual a distancia entre", "qual a distancia de uma", "qual e a distancia de uma", "qual e a distancia entre", "how many miles from",
-    "how many miles is it from", "cuantos kilometros hay", "qual a temperatura da agua",
-    "qual a temperatura media", "what does the word", "o que e essa tal de", "oq e essa tal de",
+    "quantos km da de", "qual a distancia entre", "qual e a distancia entre", "qual a distancia de uma",
+    "qual e a distancia de uma", "how many miles from", "how many miles is it from", "cuantos kilometros hay",
+    "qual a temperatura da agua", "qual a temperatura media", "what does the word", "o que e essa tal de",
+    "oq e essa tal de",
     # Who is counted the father of a thing, who painted it, a curious fact ("quem é
     # considerado o pai da aviação?", "¿me contás un dato curioso de los pingüinos?").
     "quem e considerado o", "quem e considerado a", "who is considered the", "quien es considerado el",
-    "quien es considerada la", "who painted", "quem pintou",
-    "quien pinto", "dato curioso", "fun fact about", "uma curiosidade sobre",
+    "quien es considerada la", "who painted", "quem pintou", "quien pinto", "dato curioso", "fun fact about",
+    "uma curiosidade sobre",
 )
 # Enough words for "quem foi o primeiro médico a usar anestesia numa cirurgia?".
 ABOUT_THE_WORLD_WORDS = 8
@@ -257,7 +257,7 @@ _COUNTS_THINGS = re.compile(
 # repouso?", "how many hours do I need to sleep?", "quantas parcelas tem o meu carro?" are
 # the user's own.
 _COUNTS_THINGS_OF = re.compile(
-    _COUNTS_THINGS.pattern + r"(\s+(?:o|a|os|as|um|uma|the|a|an|el|la|los|las|un|una)"
+    _COUNTS_THINGS.pattern + r"(\s+(?:o|a|os|as|um|uma|the|an|el|la|los|las|un|una)"
     r"(?!\s+(?:meu|minha|meus|minhas|my|mi|mis)(?!\w))(?:\s+[\w'-]+){1," + str(ABOUT_THE_WORLD_WORDS - 1) + r"})"
 )
 _OPENS_ABOUT_THE_WORLD = re.compile(
@@ -332,10 +332,11 @@ def pet_spans(normalized: str) -> list[tuple[int, int]]:
 # Someone close, told of in the third person: what their body goes through ("meu pai foi
 # internado com pneumonia", "meu filho tá com febre de 39", "my dad is in surgery") and what
 # happens in their work ("minha irmã foi demitida") are theirs, not the user's, so the skills
-# of the user's own life (OWN_LIFE_SKILLS) do not read them, as a pet's body. The span starts at a verb in the third person right after the relative (or
-# up to three words later: "meu filho de 3 anos tá com febre") and runs up to RELATIVE_WORDS
-# words, a punctuation mark or a conjunction; "my dad's knee surgery" runs as far from the possessive; "the surgery of my mother" / "a
-# cirurgia da minha mãe" covers the word before.
+# of the user's own life (OWN_LIFE_SKILLS) do not read them, as a pet's body. The span starts
+# at a verb in the third person right after the relative (or up to three words later: "meu
+# filho de 3 anos tá com febre") and runs up to RELATIVE_WORDS words, a punctuation mark or a
+# conjunction; "my dad's knee surgery" runs as far from the possessive; "the surgery of my
+# mother" / "a cirurgia da minha mãe" covers the word before.
 RELATIVES: tuple[str, ...] = (
     "pai", "mae", "filho", "filha", "filhos", "filhinho", "filhinha", "cacula", "bebe", "nene", "avo", "vo",
     "vovo", "irmao", "irma", "marido", "esposa", "esposo", "tio", "tia", "sogro", "sogra", "primo", "prima",
@@ -380,8 +381,8 @@ _THIRD_PERSON = (
 # pomada pra eu passar") may well tell of the user's own body.
 _PRONOUNS_OF_SOMEONE = ("ele", "ela", "he", "she", "ella")
 _BEING_OR_HAVING = (
-    "tem", "ta", "esta", "foi", "tava", "estava", "is", "has", "was", "tiene", "fue", "ama", "adora", "gosta", "loves", "likes",
-    "quer", "wants", "quiere",
+    "tem", "ta", "esta", "foi", "tava", "estava", "is", "has", "was", "tiene", "fue", "ama", "adora", "gosta",
+    "loves", "likes", "quer", "wants", "quiere",
 )
 RELATIVE_WORDS = 8
 _ENDS_A_SPAN = r"(?:e|and|y|mas|but|pero|que|porque|pq|because|i|eu|yo)"
@@ -725,9 +726,9 @@ class TriggerMatcher:
                 kept_out = _without_excluded(inside) if self._has_exclusions else inside
                 set_aside = frozenset(pattern.skill for pattern, _, _ in kept_out if pattern.role == _TRIGGER)
         # Text quoted for a writing task is its material, and a word of address no topic.
-        quoted = quoted_for_writing_spans(normalized) + address_spans(normalized)
-        if quoted:
-            material = _Spans(quoted)
+        unread = quoted_for_writing_spans(normalized) + address_spans(normalized)
+        if unread:
+            material = _Spans(unread)
             hits = [hit for hit in hits if not material.overlaps(hit[1], hit[2])]
         # A pet's body, and a close one's body and work, are theirs.
         theirs_by_kind = ((pet_spans(normalized), OWN_BODY_SKILLS), (relative_spans(normalized), OWN_LIFE_SKILLS))
