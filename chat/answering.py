@@ -23,7 +23,7 @@ from .models import Conversation, Message, PendingAction, ToolCall
 from .titles import model_title, title_prompt
 from .confirmation import answer_before, confirmation_intent
 from .history import fit_history, group_turns
-from .reply_progress import ReplyProgress, batch_interval, clear_events, ended_reply, log_has_ended, publish_end, publish_status
+from .reply_progress import ReplyProgress, batch_interval, clear_events, log_has_ended, publish_end, publish_status
 from . import replies
 from .tool_loop import ToolResult, run_tool_loop
 from lifeassistant.tools import REGISTRY, ToolContext
@@ -103,9 +103,9 @@ def answer(message: Message, *, restarted: bool = False, deadline: float | None 
     )
     if finished:
         # Before the final event: a follow-up sent the moment the reply ends finds the round.
-        ended = ended_reply(message.pk)
-        if ended is not None:
-            remember_round(ended.message, tool_calls=ended.tool_calls, pending_actions=ended.pending_actions)
+        # From what the claim loaded: the round's tool calls are read there (a confirmed
+        # action's call is the reply's too), its pending actions only when it has calls.
+        remember_round(message)
     publish_end(message.pk, Message.Status.DONE if finished else Message.Status.CANCELLED)
     if finished:
         # After it: the title is a second model call (up to TITLE_TIMEOUT_SECONDS) that the
@@ -117,16 +117,20 @@ def new_progress(
     message_id: int, *, kind: type[ReplyProgress] = ReplyProgress, batch_seconds: float | None = None
 ) -> ReplyProgress:
     """The reply's progress: its event log, and checkpoints that keep no connection."""
-    if batch_seconds is None:
-        batch_seconds = batch_interval(settings.EVENTS_BATCH_SECONDS, replies.in_flight_here())
     return kind(
         message_id,
         event_log(),
-        batch_seconds=batch_seconds,
+        batch_seconds=current_batch_seconds() if batch_seconds is None else batch_seconds,
+        pace=current_batch_seconds if batch_seconds is None else None,
         checkpoint_seconds=settings.REPLY_CHECKPOINT_SECONDS,
         save=lambda text: released(replies.save_text, message_id, text),
         still_running=lambda: released(replies.is_running, message_id),
     )
+
+
+def current_batch_seconds() -> float:
+    """The interval between a reply's batches for the replies in flight here now."""
+    return batch_interval(settings.EVENTS_BATCH_SECONDS, replies.in_flight_here())
 
 
 def released(query: Callable[..., Any], *args: Any) -> Any:

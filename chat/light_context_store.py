@@ -83,11 +83,11 @@ def remember_round(
     user_message = message.reply_to
     if user_message is not None and light_context.is_completion_signal(user_message.content):
         return
-    last_intent, last_task_id, pending_fields = _round_summary(
-        message,
-        list(message.tool_calls.all()) if tool_calls is None else tool_calls,
-        list(message.pending_actions.all()) if pending_actions is None else pending_actions,
-    )
+    if tool_calls is None:
+        tool_calls = list(message.tool_calls.all())
+    if pending_actions is None:  # only a tool call proposes an action
+        pending_actions = list(message.pending_actions.all()) if tool_calls else []
+    last_intent, last_task_id, pending_fields = _round_summary(message, tool_calls, pending_actions)
     light_context.store_context(
         cache,
         _key(message.conversation),

@@ -181,9 +181,8 @@ def claim_run(message_id: int, *, redelivered: bool = False) -> tuple[Message, b
         return None
     # The owner's profile with it: the tools run in the user's time zone and currency.
     # None too when the conversation was deleted in the moment since the claim.
-    message = (
-        Message.objects.select_related("conversation__owner__profile", "reply_to", "prompt").filter(pk=message_id).first()
-    )
+    claimed = Message.objects.select_related("conversation__owner__profile", "reply_to", "prompt").filter(pk=message_id)
+    message = next(iter(claimed.order_by()), None)  # one row by its key: no ordering to compile
     return None if message is None else (message, over)
 
 

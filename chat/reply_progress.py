@@ -27,6 +27,7 @@ from dataclasses import dataclass
 from django.conf import settings
 
 from lifeassistant.event_log import EventLog, EventLogUnavailable, event_log
+from lifeassistant.gathered_reads import gather_seconds, set_gather_seconds
 from lifeassistant.observability.metrics import FirstToken
 
 from .models import FINAL_STATUSES, Message, PendingAction, ToolCall
@@ -38,8 +39,11 @@ logger = logging.getLogger(__name__)
 STOP_CHECK_SECONDS = 1.0
 # Under load the batches grow: past this many replies in flight in the process, each one
 # more stretches the interval, so the appends (and the events every reader relays) a
-# second stay about constant; never past MAX_BATCH_SECONDS, still a smooth stream.
-REPLIES_PER_BASE_BATCH = 50
+# second stay about constant; never past MAX_BATCH_SECONDS, still a smooth stream (two
+# to three updates a second at 100 replies in flight, ~13 chunks of text each). Each
+# batch costs the worker an append and every web process one relay per reader: at 50
+# they were a third of a 100-person burst's CPU (docs/performance.md, seventh pass).
+REPLIES_PER_BASE_BATCH = 20
 MAX_BATCH_SECONDS = 0.5
 
 
@@ -55,6 +59,9 @@ class ReplyProgress:
 
     ``save(text)`` checkpoints the text in the row and answers False when the reply no
     longer runs; ``still_running()`` asks the database (used only when the log is lost).
+    ``pace()``, when given, is asked after each batch for the next interval (the load
+    changes while a reply streams: a burst's first replies start with few in flight); a
+    stream read in gathers (``lifeassistant.gathered_reads``) follows it.
     """
 
     def __init__(
@@ -66,6 +73,7 @@ class ReplyProgress:
         checkpoint_seconds: float,
         save: Callable[[str], bool],
         still_running: Callable[[], bool],
+        pace: Callable[[], float] | None = None,
         clock: Callable[[], float] = time.monotonic,
     ) -> None:
         self.message_id = message_id
@@ -74,6 +82,7 @@ class ReplyProgress:
         self.checkpoint_seconds = checkpoint_seconds
         self.save = save
         self.still_running = still_running
+        self.pace = pace
         self.clock = clock
         self.content = ""  # what readers were sent: the text the stop answers with
         self._saved = ""  # the text the row holds (the claim emptied it)
@@ -127,6 +136,8 @@ class ReplyProgress:
         delta = "".join(self._pending)
         self._pending.clear()
         now = self._flushed_at = self.clock()
+        if self.pace is not None:
+            self._follow_pace(self.pace())
         if self._stopped:
             return
         if self._log_broken and now - self._checked_at >= STOP_CHECK_SECONDS:
@@ -141,6 +152,13 @@ class ReplyProgress:
             self.content += delta
         if now - self._saved_at >= self.checkpoint_seconds:
             self._save()
+
+    def _follow_pace(self, seconds: float) -> None:
+        if seconds == self.batch_seconds:
+            return
+        self.batch_seconds = seconds
+        if gather_seconds() > 0:  # inside a stream read in gathers: its reads follow the batches
+            set_gather_seconds(seconds)
 
     def _save(self) -> None:
         self._saved_at = self._checked_at = self.clock()
@@ -259,7 +277,9 @@ def ended_reply(message_id: int) -> EndedReply | None:
     documents (pasted content is attached to the user's message), and only a tool call
     proposes an action, so a reply without tool calls has none.
     """
-    message = Message.objects.filter(pk=message_id).select_related("conversation", "reply_to").first()
+    # The API shows its conversation and the message it answers by id alone; one row by its
+    # key needs no ordering (``first()`` would compile the model's).
+    message = next(iter(Message.objects.filter(pk=message_id).order_by()), None)
     if message is None or not message.has_ended:
         return None
     tool_calls = list(message.tool_calls.all())

@@ -104,7 +104,41 @@ def test_batches_stretch_with_the_replies_in_flight_up_to_half_a_second() -> Non
     from chat.reply_progress import batch_interval
 
     assert batch_interval(0.075, 1) == 0.075
-    assert batch_interval(0.075, 50) == 0.075
-    assert batch_interval(0.075, 100) == pytest.approx(0.15)
+    assert batch_interval(0.075, 20) == 0.075
+    assert batch_interval(0.075, 100) == pytest.approx(0.375)
     assert batch_interval(0.075, 1000) == 0.5
     assert batch_interval(2.0, 1000) == 2.0  # a deployment's own slower setting stays
+
+
+def test_a_reply_s_batches_follow_the_load_while_it_streams() -> None:
+    """A burst's first reply starts with few in flight: its batches stretch as the others
+    start, and its gathered reads of the model's stream with them."""
+    from lifeassistant.gathered_reads import gather_seconds, set_gather_seconds
+
+    log, clock, appended = MemoryEventLog(cap=10_000, ttl=60), Clock(), []
+    in_flight = [1]
+    real_append = log.append
+    log.append = lambda *args: appended.append(clock.now) or real_append(*args)  # type: ignore[method-assign]
+    from chat.reply_progress import batch_interval
+
+    progress = ReplyProgress(
+        7, log, batch_seconds=0.075, checkpoint_seconds=60.0, save=lambda text: True,
+        still_running=lambda: True, pace=lambda: batch_interval(0.075, in_flight[0]), clock=clock,
+    )
+    previous = set_gather_seconds(0.075)  # the lean reader's, once the first text came
+    try:
+        for n in range(100):  # 2 s alone: a batch every 0.075 s
+            clock.now += 0.02
+            progress.text("w ")
+        alone = len(appended)
+        in_flight[0] = 100  # the burst arrives
+        for n in range(100):  # 2 s among 100: a batch every 0.375 s
+            clock.now += 0.02
+            progress.text("w ")
+        among = len(appended) - alone
+        assert gather_seconds() == pytest.approx(0.375)
+    finally:
+        set_gather_seconds(previous)
+    assert alone >= 20 and among <= 7, (alone, among)
+    progress.flush()
+    assert log.text(7) == "w " * 200
