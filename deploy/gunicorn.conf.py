@@ -13,6 +13,14 @@ app runs in several worker processes:
 
 import os
 
+# How long an idle client connection stays open (the uvicorn worker's keep-alive). gunicorn's
+# default, 2 s, is shorter than what clients and proxies keep an idle connection for (httpx
+# 5 s, nginx's upstream keepalive and cloud load balancers 60 s): a request sent on one the
+# server has just closed fails ("server disconnected", a 502 behind a proxy), which a
+# 200-person burst met once a run (docs/performance.md, seventh pass). The server must be
+# the side that waits longer. WEB_KEEPALIVE_SECONDS changes it; `--keep-alive` still wins.
+keepalive = int(os.environ.get("WEB_KEEPALIVE_SECONDS", "75"))
+
 # Set before the app is loaded (this file is read first): the app starts no tracing SDK in
 # the parent; each worker starts its own in post_fork (lifeassistant.observability.tracing).
 os.environ["LIFEASSISTANT_TRACING_AFTER_FORK"] = "1"

@@ -6,11 +6,15 @@ from __future__ import annotations
 import json
 from pathlib import Path
 
+import pytest
+
 from tests.conftest import last_line_printed_by_a_fresh_process
 
 SCRIPT = """
 import json, multiprocessing, os
 from pathlib import Path
+
+import pytest
 from prometheus_client import generate_latest
 from prometheus_client.parser import text_string_to_metric_families
 from lifeassistant.observability import metrics
@@ -55,3 +59,23 @@ def test_the_gunicorn_configuration_wipes_at_start_and_marks_exited_workers_dead
     assert "def on_starting(" in config and "wipe_multiprocess_directory()" in config
     assert "def child_exit(" in config and "mark_process_dead(worker.pid)" in config
     assert "def post_fork(" in config and "tracing.start_sdk()" in config
+
+
+def test_the_web_server_keeps_an_idle_connection_longer_than_proxies_and_clients_do(monkeypatch: pytest.MonkeyPatch) -> None:
+    """gunicorn's own 2 s made a request on a connection the server had just closed fail
+    under a burst; the uvicorn worker takes its keep-alive from this setting."""
+    from gunicorn.config import Config
+
+    path = Path(__file__).resolve().parents[3] / "deploy" / "gunicorn.conf.py"
+
+    def loaded() -> int:
+        namespace: dict[str, object] = {"__file__": str(path)}
+        exec(compile(path.read_text(), str(path), "exec"), namespace)  # as gunicorn reads it
+        config = Config()
+        config.set("keepalive", namespace["keepalive"])
+        return config.keepalive
+
+    monkeypatch.delenv("WEB_KEEPALIVE_SECONDS", raising=False)
+    assert loaded() > 60  # past the 60 s idle timeout of nginx's upstreams and common load balancers
+    monkeypatch.setenv("WEB_KEEPALIVE_SECONDS", "120")
+    assert loaded() == 120
