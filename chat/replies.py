@@ -42,7 +42,7 @@ from django.core.cache import cache
 from django.db.models import Q
 from django.utils import timezone
 
-from lifeassistant.db import release_connections
+from lifeassistant.db import one_row, release_connections
 from lifeassistant.observability import metrics
 
 from .actions import withdraw_for_failed_reply, withdraw_for_stopped_reply
@@ -181,8 +181,7 @@ def claim_run(message_id: int, *, redelivered: bool = False) -> tuple[Message, b
         return None
     # The owner's profile with it: the tools run in the user's time zone and currency.
     # None too when the conversation was deleted in the moment since the claim.
-    claimed = Message.objects.select_related("conversation__owner__profile", "reply_to", "prompt").filter(pk=message_id)
-    message = next(iter(claimed.order_by()), None)  # one row by its key: no ordering to compile
+    message = one_row(Message.objects.select_related("conversation__owner__profile", "reply_to", "prompt").filter(pk=message_id))
     return None if message is None else (message, over)
 
 
@@ -245,7 +244,7 @@ def is_running(message_id: int) -> bool:
 def fail_if_overdue(message_id: int) -> bool:
     """Fail a reply still pending or running past its deadline (and the grace), so its
     reader gets the end and a Retry instead of "thinking" forever. True if it did."""
-    overdue = Message.objects.filter(_overdue(), pk=message_id, role=Message.Role.ASSISTANT).first()
+    overdue = one_row(Message.objects.filter(_overdue(), pk=message_id, role=Message.Role.ASSISTANT))
     if overdue is None:
         return False
     _fail_overdue(overdue)

@@ -26,6 +26,7 @@ from dataclasses import dataclass
 
 from django.conf import settings
 
+from lifeassistant.db import one_row
 from lifeassistant.event_log import EventLog, EventLogUnavailable, event_log
 from lifeassistant.gathered_reads import gather_seconds, set_gather_seconds
 from lifeassistant.observability.metrics import FirstToken
@@ -249,7 +250,7 @@ def publish_end(message_id: int, status: str) -> None:
 
 def publish_final(message_id: int) -> bool:
     """``publish_end`` for a reply whose status is read here; whether it has ended."""
-    status = Message.objects.filter(pk=message_id).values_list("status", flat=True).first()
+    status = one_row(Message.objects.filter(pk=message_id).values_list("status", flat=True))
     if status not in FINAL_STATUSES:
         return False
     publish_end(message_id, status)
@@ -277,9 +278,8 @@ def ended_reply(message_id: int) -> EndedReply | None:
     documents (pasted content is attached to the user's message), and only a tool call
     proposes an action, so a reply without tool calls has none.
     """
-    # The API shows its conversation and the message it answers by id alone; one row by its
-    # key needs no ordering (``first()`` would compile the model's).
-    message = next(iter(Message.objects.filter(pk=message_id).order_by()), None)
+    # The API shows its conversation and the message it answers by id alone.
+    message = one_row(Message.objects.filter(pk=message_id))
     if message is None or not message.has_ended:
         return None
     tool_calls = list(message.tool_calls.all())

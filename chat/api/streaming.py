@@ -24,7 +24,7 @@ from django.views.decorators.csrf import csrf_exempt
 from rest_framework.exceptions import AuthenticationFailed
 from rest_framework.request import Request
 
-from lifeassistant.db import release_connections
+from lifeassistant.db import one_row, release_connections
 from lifeassistant.event_log import Event, EventLog, EventLogUnavailable, event_log, parse_id
 from lifeassistant.observability.metrics import counted_stream
 from lifeassistant.stream_lanes import shares_threads
@@ -86,7 +86,7 @@ def _check(request: HttpRequest, pk: int) -> Opening:
         user = token[0]
     if user is None:
         return Opening(error=JsonResponse({"detail": _("Authentication credentials were not provided.")}, status=401))
-    message = Message.objects.filter(pk=pk, conversation__owner=user, role=Message.Role.ASSISTANT).first()
+    message = one_row(Message.objects.filter(pk=pk, conversation__owner=user, role=Message.Role.ASSISTANT))
     if message is None:
         return Opening(error=JsonResponse({"detail": _("Not found.")}, status=404))
     # The header first: an EventSource opened with ?after= sends the newest id it has in
@@ -178,7 +178,7 @@ def _end_from_database(pk: int) -> bool:
     is overdue (``fail_if_overdue``); False when the reply no longer exists. A running
     reply costs two queries per heartbeat."""
     try:
-        status = Message.objects.filter(pk=pk).values_list("status", flat=True).first()
+        status = one_row(Message.objects.filter(pk=pk).values_list("status", flat=True))
         if status in FINAL_STATUSES:
             publish_final(pk)
         elif status is not None:

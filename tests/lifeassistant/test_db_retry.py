@@ -1,6 +1,6 @@
 """A transaction the database aborted for a serialization failure or a deadlock runs once
 more; anything else, or a second conflict, reaches the caller (docs/api.md,
-Concurrent requests)."""
+Concurrent requests). And a row read by its key compiles no ordering."""
 
 from __future__ import annotations
 
@@ -60,3 +60,21 @@ def test_any_other_database_error_is_not_retried() -> None:
     with pytest.raises(OperationalError):
         retry_once_on_conflict(work)
     assert len(calls) == 1
+
+
+@pytest.mark.django_db
+def test_one_row_reads_a_row_by_its_key_without_ordering() -> None:
+    from django.contrib.auth import get_user_model
+    from django.db import connection
+    from django.test.utils import CaptureQueriesContext
+
+    from chat.models import Conversation
+    from lifeassistant.db import one_row
+
+    owner = get_user_model().objects.create(username="one-row")
+    conversation = Conversation.objects.create(owner=owner)  # the model orders by its update time
+    with CaptureQueriesContext(connection) as queries:
+        assert one_row(Conversation.objects.filter(pk=conversation.pk)) == conversation
+        assert one_row(Conversation.objects.filter(pk=conversation.pk + 1)) is None
+        assert one_row(Conversation.objects.filter(pk=conversation.pk).values_list("title", flat=True)) == conversation.title
+    assert not any("ORDER BY" in query["sql"] for query in queries), [query["sql"] for query in queries]
