@@ -28,7 +28,6 @@ from django.conf import settings
 
 from lifeassistant.db import one_row
 from lifeassistant.event_log import EventLog, EventLogUnavailable, event_log
-from lifeassistant.gathered_reads import gather_seconds, set_gather_seconds
 from lifeassistant.observability.metrics import FirstToken
 
 from .models import FINAL_STATUSES, Message, PendingAction, ToolCall
@@ -158,6 +157,10 @@ class ReplyProgress:
         if seconds == self.batch_seconds:
             return
         self.batch_seconds = seconds
+        # Imported here: it brings httpcore, which the web processes (they stream no model,
+        # and only this module of the two) would otherwise load for nothing: 5.9 MiB each.
+        from lifeassistant.gathered_reads import gather_seconds, set_gather_seconds
+
         if gather_seconds() > 0:  # inside a stream read in gathers: its reads follow the batches
             set_gather_seconds(seconds)
 

@@ -1,4 +1,5 @@
-"""The web process must not import litellm: it costs seconds and ~140 MiB per process."""
+"""The web process must not import litellm: it costs seconds and ~140 MiB per process; nor
+the model stream's reader (httpcore and its connection pool: 5.9 MiB per process)."""
 
 from __future__ import annotations
 
@@ -14,12 +15,14 @@ import lifeassistant.urls
 from django.urls import get_resolver
 get_resolver().url_patterns  # every app's URLconf, views and what they import
 import lifeassistant.wsgi
-print(json.dumps({name: name in sys.modules for name in ("litellm", "openai", "tiktoken")}))
+print(json.dumps({name: name in sys.modules for name in ("litellm", "openai", "tiktoken", "httpcore")}))
 """
 
 
-def test_the_web_process_urlconf_imports_no_litellm_openai_or_tiktoken():
-    assert json.loads(last_line_printed_by_a_fresh_process(PROBE)) == {"litellm": False, "openai": False, "tiktoken": False}
+def test_the_web_process_urlconf_imports_no_litellm_openai_tiktoken_or_stream_reader():
+    assert json.loads(last_line_printed_by_a_fresh_process(PROBE)) == {
+        "litellm": False, "openai": False, "tiktoken": False, "httpcore": False,
+    }
 
 
 def test_the_worker_start_up_signal_imports_litellm_and_no_tokenizer():
