@@ -47,6 +47,9 @@ OWN_LIFE_SKILLS: frozenset[str] = OWN_BODY_SKILLS | {"professional"}
 # Skills about the people in the user's life: "ele"/"she" in the next message speaks of
 # someone already spoken of, so such a skill stays (see skills.inertia, "Combination").
 PEOPLE_SKILLS: frozenset[str] = frozenset({"relationships"})
+# Skills that hear a ledger line, a purchase noted with no verb: "mercado 187,40", "uber
+# R$ 23", "coffee $4.75" (see skills.matching, "A ledger line").
+LEDGER_SKILLS: frozenset[str] = frozenset({"finance"})
 DEFAULT_PRIORITY = 5
 
 

@@ -53,6 +53,12 @@ e. speaks of someone already spoken of by a pronoun (:data:`REFERS_TO_SOMEONE`: 
    (:data:`~skills.domain.PEOPLE_SKILLS`): "minha vó opera amanhã" then "queria fazer uma
    oração por ela" is relationships and spiritual.
 
+News of a close one (rule g) told by a pronoun, with no word of the user's own, while a
+people skill is kept, is theirs: "minha mãe vai operar a vesícula" then "ela tá tranquila, o
+médico disse q é simples" is relationships alone; the body and the work it names are hers, as
+in the same message (skills.matching, "a close one's"). "ela disse que eu preciso ir ao
+médico" speaks of the user and goes by the rules above.
+
 A bare answer (rule f: one word, or one after an article or a preposition: "alimentação",
 "de comida") answers the assistant's question, most often an expense's category: while
 only domains are kept, a different domain it fires does not replace them ("gastei 87 no
@@ -85,8 +91,8 @@ from datetime import datetime
 from enum import Enum
 
 from lifeassistant.text import normalize
-from skills.domain import COMPANION_SKILLS, FALLBACK_SKILL, PEOPLE_SKILLS, SkillDefinition
-from skills.matching import opens_about_the_world
+from skills.domain import COMPANION_SKILLS, FALLBACK_SKILL, LEDGER_SKILLS, OWN_LIFE_SKILLS, PEOPLE_SKILLS, SkillDefinition
+from skills.matching import LEDGER_AMOUNT, opens_about_the_world, puts_off
 
 DEFAULT_INERTIA_MESSAGES = 5
 
@@ -165,6 +171,11 @@ LOOKS_UP: tuple[str, ...] = (
     "quantas horas eu dormi", "quantas horas dormi", "qnts horas dormi", "qntas horas dormi", "qnts horas eu dormi",
     "qtas horas eu dormi", "qtas horas dormi",
     "quanto sobrou", "qnto sobrou", "qnt gastei", "qnto gastei", "qto gastei", "quanto caiu", "qnto caiu",
+    # A total and a streak looked up ("qual o total das minhas dívidas?", "quantos dias fiquei
+    # sem fumar da última vez?").
+    "qual o total", "qual e o total", "what's the total", "whats the total", "cual es el total", "cual es mi total",
+    "quantos dias fiquei", "quantos dias eu fiquei", "qtos dias fiquei", "how many days did i", "how many days was i",
+    "cuantos dias estuve", "cuantos dias llevo",
 )
 
 
@@ -212,6 +223,16 @@ CLOSES_A_VENT: tuple[str, ...] = (
 )
 _CHANGES_TOPIC = _phrases_regex(CHANGES_TOPIC)
 _CLOSES_A_VENT = re.compile(_phrases_regex(CLOSES_A_VENT).pattern + r"\W+\w+\W+\w+")
+# Dropping the subject just spoken of, then going on to another in the same message ("não
+# quero mais falar disso. quanto gastei de uber?"); said alone, it is still that subject's last word.
+DROPS_THE_SUBJECT: tuple[str, ...] = (
+    "nao quero mais falar disso", "n quero mais falar disso", "nao quero falar mais disso", "chega de falar disso",
+    "i don't want to talk about it anymore", "i dont want to talk about it anymore", "let's drop it", "lets drop it",
+    "no quiero hablar mas de eso", "no quiero hablar mas del tema",
+)
+# The phrase ends its sentence ("let's drop it to 3 days a week" lowers a number), and what
+# follows names no one spoken of ("não quero mais falar disso, ela nunca vai mudar" goes on).
+_DROPS_THE_SUBJECT = re.compile(_phrases_regex(DROPS_THE_SUBJECT).pattern + r"\s*[.!;,]+\s*(\w+\W+\w+.*)")
 _LOOKS_UP = _phrases_regex(LOOKS_UP)
 # Asking for a film, a series, a book or a song to enjoy ("can you suggest a good movie?",
 # "me indica uma série"): leisure asked for starts afresh, like a question about the world.
@@ -248,6 +269,39 @@ _OF_ONESELF = _phrases_regex((
 ))
 
 
+# Verbs that say "I" with no pronoun, as Portuguese and Spanish do ("fui ao médico com ela",
+# "queria rezar por ela", "tengo que llevarla"): news told with one is the user's too. "tô"
+# is left out: folded, it is English "to".
+_I_DO = _phrases_regex((
+    "tou", "estou", "tava", "estava", "fui", "fiz", "tenho", "tive", "vou", "queria", "quero", "preciso",
+    "acho", "sinto", "senti", "estoy", "estaba", "tengo", "tuve", "voy", "quiero", "necesito", "hice",
+    "siento", "soy", "sou",
+))
+
+
+# Beside a Portuguese pronoun, "tô" (folded "to") and the first person of the past ("comecei",
+# "fiquei", "dormi", "pedi") say "I" too: "ela disse que tô magra", "depois da briga com ela
+# não dormi nada".
+_PORTUGUESE_PRONOUN = _phrases_regex(("ele", "ela", "eles", "elas", "dele", "dela", "deles", "delas", "nele", "nela"))
+_I_DID_PT = re.compile(
+    r"(?<!\w)(?:to|\w+ei|dormi|comi|bebi|corri|pedi|perdi|senti|consegui|vi|ouvi|sai|cai|fugi|menti|sofri)(?!\w)"
+)
+
+
+def _is_their_news(normalized: str) -> bool:
+    """Whether ``normalized``, speaking of a close one, holds no word or verb of the user's
+    own (rule g)."""
+    if _OF_ONESELF.search(normalized) or _I_DO.search(normalized):
+        return False
+    return not (_PORTUGUESE_PRONOUN.search(normalized) and _I_DID_PT.search(normalized))
+
+
+def _drops_the_subject(normalized: str) -> bool:
+    """Whether ``normalized`` drops the subject and goes on to another (:data:`DROPS_THE_SUBJECT`)."""
+    found = _DROPS_THE_SUBJECT.search(normalized)
+    return found is not None and not _REFERS_TO_SOMEONE.search(found.group(1))
+
+
 class Cue(Enum):
     """What a message says about the conversation's topic, read from its wording."""
 
@@ -257,6 +311,7 @@ class Cue(Enum):
     ABOUT_THE_WORLD = "about_the_world"
     LOOKS_UP = "looks_up"
     REFERS_TO_SOMEONE = "refers_to_someone"
+    THEIR_NEWS = "their_news"
     BARE_ANSWER = "bare_answer"
 
 
@@ -273,7 +328,13 @@ def topic_cue(text: str) -> Cue:
     for a film, a book or a song to enjoy counts the same ("can you suggest a good movie?").
     """
     normalized = normalize(text)
-    if _CHANGES_TOPIC.search(normalized) or _OPENS_NEW_TOPIC.search(normalized) or _CLOSES_A_VENT.search(normalized):
+    if (
+        _CHANGES_TOPIC.search(normalized)
+        or _OPENS_NEW_TOPIC.search(normalized)
+        or _CLOSES_A_VENT.search(normalized)
+        or _drops_the_subject(normalized)
+        or puts_off(normalized) is not None
+    ):
         return Cue.CHANGES_TOPIC
     refers_back = bool(_REFERS_BACK.search(_THAT_INTRODUCES.sub(" ", _THIS_TIME_FRAME.sub(" ", normalized))))
     if not refers_back and (
@@ -286,7 +347,7 @@ def topic_cue(text: str) -> Cue:
     if refers_back or _CONTINUES.search(normalized):
         return Cue.REFERS_BACK
     if _REFERS_TO_SOMEONE.search(normalized):
-        return Cue.REFERS_TO_SOMEONE
+        return Cue.THEIR_NEWS if _is_their_news(normalized) else Cue.REFERS_TO_SOMEONE
     if _LOOKS_UP.search(normalized):
         return Cue.LOOKS_UP
     if _is_bare_answer(normalized):
@@ -399,6 +460,10 @@ def decide(
         kept = tuple(skill for skill in kept if skill.name not in COMPANION_SKILLS)
     if triggered and kept and cue is Cue.BARE_ANSWER and _answers_within(triggered, kept):
         triggered = []  # rule f: the answer names no topic of its own
+    if kept and _only_an_amount(matched) and not any(skill.name in LEDGER_SKILLS for skill in kept):
+        triggered = []  # an amount with no sign goes on with the topic kept ("me pesei", "deu 72,45")
+    if triggered and kept and cue is Cue.THEIR_NEWS and _told_of_them(triggered, kept):
+        triggered = []  # rule g: the body or the work named is the close one's
     if triggered:
         if kept and _topics_co_occur(triggered, kept, cue):
             return _detection(by_priority({*kept, *triggered}), "combined", matched, now)
@@ -462,7 +527,9 @@ def _topics_co_occur(
         or cue is Cue.REFERS_BACK
         or not fired.isdisjoint(COMPANION_SKILLS)
         or any(skill.name in COMPANION_SKILLS for skill in kept)
-        or (cue is Cue.REFERS_TO_SOMEONE and any(skill.name in PEOPLE_SKILLS for skill in kept))
+        or (
+            cue in (Cue.REFERS_TO_SOMEONE, Cue.THEIR_NEWS) and any(skill.name in PEOPLE_SKILLS for skill in kept)
+        )
     )
 
 
@@ -472,6 +539,20 @@ def _answers_within(triggered: Sequence[SkillDefinition], kept: Sequence[SkillDe
     fired = {skill.name for skill in triggered}
     names = {skill.name for skill in kept}
     return fired.isdisjoint(names) and fired.isdisjoint(COMPANION_SKILLS) and names.isdisjoint(COMPANION_SKILLS)
+
+
+def _only_an_amount(matched: Mapping[str, Sequence[str]]) -> bool:
+    """Whether all that fired is an amount with cents and no currency sign
+    (:data:`~skills.matching.LEDGER_AMOUNT`)."""
+    return bool(matched) and all(tuple(patterns) == (LEDGER_AMOUNT,) for patterns in matched.values())
+
+
+def _told_of_them(triggered: Sequence[SkillDefinition], kept: Sequence[SkillDefinition]) -> bool:
+    """Whether news of a close one stays theirs (rule g): a people skill is kept and only
+    skills of the user's own life fired."""
+    return any(skill.name in PEOPLE_SKILLS for skill in kept) and all(
+        skill.name in OWN_LIFE_SKILLS for skill in triggered
+    )
 
 
 def _kept_by_inertia(

@@ -46,8 +46,21 @@ A topic the user sets aside fires nothing: in "não quero falar de trabalho hoje
 up to a punctuation mark, are skipped by every skill, whatever its patterns. A second topic
 joined to the first is set aside too ("no quiero hablar de plata ni de trabajo", "money or
 work": :data:`SET_ASIDE_JOINS`), and a feeling after the comma is heard ("não quero falar
-de trabalho, tô me sentindo um lixo"). So are up to five words after a question about history or public figures (:data:`ABOUT_THE_WORLD`:
-"quem inventou o cartão de crédito?").
+de trabalho, tô me sentindo um lixo"). So are a question about history or public figures and up
+to eight words after it (:data:`ABOUT_THE_WORLD`: "quem inventou o cartão de crédito?", "quanto
+custava um pão em 1994?"), and a subject put off as the message opens ("esquece a proposta
+por enquanto, ...", "deixa as contas pra lá, ...", "never mind the budget, ...").
+
+A ledger line, a purchase noted as in a notebook, a few words and an amount with its cents
+or its currency sign ("mercado 187,40", "uber R$ 23", "coffee $4.75", "farmácia 45,90"), is an
+expense: the skills that keep the user's accounts (``LEDGER_SKILLS``, finance) hear it, and
+its words are the expense's category, so no other skill does, but a person it was for
+("presente da minha mãe 89,90": relationships too). A whole number is left out ("dormi 7",
+"treino 2" count other things), and so are an amount with a unit ("72,40 kg"), a measure, a
+grade, a rate or an hour ("peso 72,40", "nota 9,50", "dólar 5,40", "at 7.30": see
+``_NOT_A_PURCHASE``). An amount with cents and no sign (:data:`LEDGER_AMOUNT`) is weaker than
+one with a sign (:data:`LEDGER_LINE`): after another topic, inertia keeps it ("me pesei" then
+"deu 72,45", skills.inertia).
 
 Punctuation is kept: ``não sei o que fazer`` does not fire on "não sei, o que fazer".
 A pattern needs at least one letter or digit, at most 100 characters (a compound
@@ -74,7 +87,7 @@ from dataclasses import dataclass
 from itertools import accumulate
 
 from lifeassistant.text import normalize
-from skills.domain import OWN_BODY_SKILLS, OWN_LIFE_SKILLS, SkillDefinition
+from skills.domain import LEDGER_SKILLS, OWN_BODY_SKILLS, OWN_LIFE_SKILLS, PEOPLE_SKILLS, SkillDefinition
 
 MAX_PATTERN_LENGTH = 100
 MAX_COMPOUND_LENGTH = 300
@@ -111,7 +124,12 @@ SETS_ASIDE: tuple[str, ...] = (
     "stop bringing up", "stop mentioning", "don't mention", "dont mention",
     *_phrases(("esquece", "esqueca", "deixa pra la", "forget"), ("o", "a", "os", "as", "about", "the")),
     "not in the mood to talk about", "not in the mood for", "no quiero consejos",
-    *_phrases(("n quero falar", "nao qro falar", "n qro falar", "n quero saber", "n quero papo"), ("de", "do", "da", "sobre")),
+    # Abbreviated, and "num" as "não" is said in Minas and the Northeast.
+    *_phrases(
+        ("n quero falar", "nao qro falar", "n qro falar", "n quero saber", "n quero papo", "num quero falar",
+         "num quero saber", "num quero papo", "num vamo falar"),
+        ("de", "do", "da", "sobre"),
+    ),
     *_phrases(("nao to", "nao estou", "n to"), ("preocupado com", "preocupada com")),
     *_phrases(("no quiero hablar", "no hablemos", "dejemos el tema"), ("de", "del", "sobre")),
     *_phrases(("let's park", "lets park"), ("the",)),
@@ -121,7 +139,7 @@ SETS_ASIDE: tuple[str, ...] = (
     # nem pensar", "no quiero ni pensar", "don't even want to think" and "no me hables de"
     # usually go on about that very worry, like "nem me fala de", so they are left out.
     *_phrases(
-        ("nao quero pensar", "nem quero pensar", "n quero pensar", "nem qro pensar", "prefiro nao falar",
+        ("nao quero pensar", "nem quero pensar", "n quero pensar", "nem qro pensar", "num quero pensar", "prefiro nao falar",
          "nao quero mais falar", "n quero mais falar", "nao quero mais pensar", "n quero mais pensar",
          "prefiro nao pensar", "melhor nao falar", "bora nao falar", "vamos nao falar"),
         ("em", "no", "na", "nos", "nas", "de", "do", "da", "sobre"),
@@ -188,7 +206,9 @@ ABOUT_THE_WORLD: tuple[str, ...] = (
     "traduce", "what year did",
     # Sizes, winners and songs of the world ("how tall is Mount Everest?", "quem ganhou a
     # Copa de 2002?", "me explica a letra de 'Pais e Filhos'").
-    "how tall is", "how high is", "how big is", "how far is", "qual a altura do", "qual a altura da",
+    "how tall is", "how high is", "how big is", "how far is", "how fast does a",
+    "how fast can a", "how fast is the speed", "how fast is light", "how fast is sound",
+    "speed of light", "velocidade da luz", "velocidad de la luz", "qual a velocidade do", "qual a velocidade da", "qual a altura do", "qual a altura da",
     "quem ganhou", "who won", "quien gano", "a letra de", "letra da musica", "lyrics of", "lyrics to",
     # A poem or a story asked for ("write a limerick about a sleepy cat").
     "write a poem about", "write a limerick about", "write a story about", "write a haiku about",
@@ -221,6 +241,11 @@ ABOUT_THE_WORLD: tuple[str, ...] = (
     "oq e essa tal de",
     # Who is counted the father of a thing, who painted it, a curious fact ("quem é
     # considerado o pai da aviação?", "¿me contás un dato curioso de los pingüinos?").
+    # When a thing appeared, who thought of it, the hour elsewhere ("em que ano surgiu o Pix?",
+    # "who came up with credit scores?", "que horas são em Lisboa?").
+    "em que ano surgiu", "em que ano surgiram", "em q ano surgiu", "who came up with", "quem teve a ideia de",
+    "que horas sao em",
+    "q horas sao em", "what time is it in", "que hora es en",
     "quem e considerado o", "quem e considerado a", "who is considered the", "quien es considerado el",
     "quien es considerada la", "who painted", "quem pintou", "quien pinto", "dato curioso", "fun fact about",
     "uma curiosidade sobre",
@@ -244,7 +269,10 @@ _ABOUT_THE_WORLD = _opening_regex(ABOUT_THE_WORLD, ABOUT_THE_WORLD_WORDS)
 _LEAD_IN = (
     r"^\W*(?:(?:ah|e|and|y|ok|so|mas|but|pero|enfim|anyway|sabe|voce sabe|vc sabe|do you know|sabes|kk+|(?:ha)+|rs+"
     r"|oye|oi|ei|o|uai|hey|hi|ola|hola|olha|mira|bom|bueno|well|entao|by the way|btw|alias|a proposito|por sinal"
-    r"|por cierto|random q|random question|just curious|so curiosidade|curiosidade|pregunta random|tche|bah)\W+)*"
+    r"|por cierto|random q|random question|just curious|so curiosidade|curiosidade|pregunta random|tche|bah"
+    r"|oh|random|quick q|quick question|rapidinho|rapidao|pergunta rapida|uma pergunta|una pregunta|pregunta rapida"
+    r"|totally random|off topic|nada a ver|che|mano|cara|vei|po|mermao|wey|guey|bro|dude|mate|pergunta aleatoria"
+    r"|pregunta aleatoria|uma duvida|una duda)\W+)*"
 )
 # Counting things of the world: "quantos ossos tem o corpo humano?", "¿cuántos habitantes
 # tiene México?", "how many calories does a banana have?".
@@ -284,6 +312,45 @@ def opens_about_the_world(normalized: str) -> bool:
 
 
 _NEXT_WORD = re.compile(r"\s+([\w'-]+)")
+
+# What a ledger line's skills show as the pattern that fired (see the module's docstring):
+# with a currency sign, and with cents alone.
+LEDGER_LINE = "(a ledger line)"
+LEDGER_AMOUNT = "(an amount noted)"
+_CURRENCY = r"(?:r\$|us\$|\$|€|£)"
+_UNITS = (
+    r"(?:kg|kgs|kilos?|quilos?|g|gramas?|lbs?|pounds|km|kms|k|mi|miles?|milhas?|m|metros?|cm|h|hrs?|horas?"
+    r"|hours?|min|mins|minutos?|minutes?|ml|l|litros?|mg|passos|steps|pasos|x|vezes|times|veces|%|graus|degrees)"
+)
+_NUMBER = r"(?:\d{1,3}(?:[.,]\d{3})+|\d+)"
+_AMOUNT = (
+    rf"(?:{_CURRENCY}\s?{_NUMBER}(?:[.,]\d{{1,2}})?(?!\d)|{_NUMBER}[.,]\d{{2}}(?![\d.,])(?!\s?{_UNITS}(?!\w)))"
+)
+_LEDGER_WORDS = r"[^\W\d_][\w'-]*(?:\s+[^\W\d_][\w'-]*){0,2}"
+_LEDGER_LINE = re.compile(
+    rf"^\W*(?:{_LEDGER_WORDS}[\s:=,-]+{_AMOUNT}|{_AMOUNT}[\s:,-]+{_LEDGER_WORDS})[\s.!]*$"
+)
+
+
+_SIGNED = re.compile(_CURRENCY)
+_WORD = re.compile(r"[^\W\d_][\w'-]*")
+# Words by which a line with a number notes no purchase: a measure, a grade, a rate, a score,
+# an hour or a day ("peso 72,40", "nota 9,50", "dólar hoje 5,40", "bus at 7.45", "dia 12.05").
+_NOT_A_PURCHASE: frozenset[str] = frozenset({
+    "peso", "pesei", "pesando", "pesava", "weight", "weigh", "weighed", "altura", "height", "mido", "tall",
+    "nota", "notas", "media", "grade", "grades", "score", "placar", "versao", "version", "v", "dolar", "euro",
+    "cotacao", "cambio", "odd", "odds", "tempo", "time", "pace", "ritmo", "febre", "fever", "fiebre",
+    "temperatura", "glicose", "glicemia", "pressao", "imc", "bmi", "at", "by", "as", "a", "las", "dia",
+    "day", "on", "until", "hasta", "ate", "hora", "horas", "hour", "hours", "km", "kg",
+})
+
+
+def ledger_line(normalized: str) -> str | None:
+    """:data:`LEDGER_LINE` or :data:`LEDGER_AMOUNT` when ``normalized`` is only a purchase
+    and its amount ("uber R$ 23", "mercado 187,40"), else None."""
+    if not _LEDGER_LINE.match(normalized) or not _NOT_A_PURCHASE.isdisjoint(_WORD.findall(normalized)):
+        return None
+    return LEDGER_LINE if _SIGNED.search(normalized) else LEDGER_AMOUNT
 
 
 def _set_aside_end(normalized: str, start: int) -> int:
@@ -445,19 +512,46 @@ def quoted_for_writing_spans(normalized: str) -> list[tuple[int, int]]:
     return [found.span(1) for found in _WRITING_TASK.finditer(normalized)]
 
 
+# A subject put off, opening the message: "esquece a proposta por enquanto, ...", "deixa as
+# contas pra lá, ...", "never mind the budget stuff, ...". Its words are set aside, and the
+# message announces a new subject (skills.inertia). Only as the opening: "não esquece de
+# pagar o boleto" puts nothing off.
+_PUTS_OFF = re.compile(
+    r"^\W*(?:(?:ah|ok|bom|well|bueno|pues)\W+)?(?:"
+    r"(?:esquece|esqueca|forget|olvida|olvidate de|deixa|deixe|dejemos|deja|leave|let's leave|lets leave)"
+    r"(\W+(?:o|a|os|as|esse|essa|esses|essas|the|that|this|el|la|los|las|lo de)(?:\W+[\w'-]+){1,3}?)\W+"
+    r"(?:por enquanto|por ora|pra la|de lado|for now|aside|por ahora|por el momento)(?!\w)"
+    r"|(?:never mind|nevermind|forget about|forget)((?:\W+(?:the|about|all|that))+(?:\W+[\w'-]+){1,3}?)\s*[,.;:!-]"
+    r")"
+)
+
+
+def puts_off(normalized: str) -> tuple[int, int] | None:
+    """The span of the subject ``normalized`` opens by putting off, if it does."""
+    found = _PUTS_OFF.match(normalized)
+    if found is None:
+        return None
+    group = 1 if found.group(1) is not None else 2
+    return found.span(group)
+
+
 def set_aside_spans(normalized: str) -> list[tuple[int, int]]:
     """The spans of ``normalized`` (see :func:`lifeassistant.text.normalize`) no skill
     reads: the words after each :data:`SETS_ASIDE` phrase (a second topic joined by
-    "ni", "nem", "or"... included) or :data:`ABOUT_THE_WORLD` phrase, and what a count of
-    the world asks of ("quantos metros tem o Cristo Redentor?")."""
+    "ni", "nem", "or"... included), each :data:`ABOUT_THE_WORLD` phrase and the words after
+    it, what a count of the world asks of ("quantos metros tem o Cristo Redentor?") and a
+    subject put off at the opening ("esquece a proposta por enquanto, ...")."""
     spans = [
         (found.start(1), _set_aside_end(normalized, found.start(1)))
         for found in _SETS_ASIDE.finditer(normalized)
     ]
     counted = _COUNTS_THINGS_OF.match(normalized)
+    put_off = puts_off(normalized)
     return (
         spans
-        + [found.span(1) for found in _ABOUT_THE_WORLD.finditer(normalized)]
+        + ([put_off] if put_off else [])
+        # The opening itself too: "who came up with credit scores?" is about no score of the user's.
+        + [(found.start(), found.end(1)) for found in _ABOUT_THE_WORLD.finditer(normalized)]
         + ([counted.span(1)] if counted else [])
     )
 
@@ -678,7 +772,9 @@ class TriggerMatcher:
         patterns: Sequence[_CompiledPattern],
         compounds: Sequence[_Compound],
         skipped: tuple[tuple[str, str, str], ...],
+        ledger_skills: tuple[str, ...] = (),
     ) -> None:
+        self._ledger_skills = ledger_skills
         self._table = _prefix_table(patterns)
         # The lookahead captures without consuming, so a pattern starting at a later
         # word inside an earlier hit ("a pagar" inside "contas a pagar") is still seen.
@@ -713,9 +809,10 @@ class TriggerMatcher:
         if self._regex is None:
             return {}, frozenset()
         normalized = normalize(text)
+        ledger = ledger_line(normalized) if self._ledger_skills else None
         hits = self._hits(normalized)
         if not hits:
-            return {}, frozenset()
+            return self._ledger(ledger, {}), frozenset()
         aside = set_aside_spans(normalized)
         set_aside: frozenset[str] = frozenset()
         if aside:
@@ -750,7 +847,18 @@ class TriggerMatcher:
         for compound in self._compounds:
             if compound.fires(triggered, pieces):
                 fired.setdefault(compound.skill, {})[compound.written] = None
-        return {skill: tuple(written) for skill, written in fired.items()}, set_aside - fired.keys()
+        found = {skill: tuple(written) for skill, written in fired.items()}
+        if ledger is not None:
+            found = self._ledger(ledger, found)
+        return found, set_aside - found.keys()
+
+    def _ledger(self, ledger: str | None, fired: dict[str, tuple[str, ...]]) -> dict[str, tuple[str, ...]]:
+        """What a ledger line fires: the ledger skills, and of ``fired`` only the people it
+        names (its other words are the expense's category)."""
+        if ledger is None:
+            return fired
+        people = {skill: written for skill, written in fired.items() if skill in PEOPLE_SKILLS}
+        return {**{skill: (ledger,) for skill in self._ledger_skills}, **people}
 
     def _hits(self, normalized: str) -> list[tuple[_CompiledPattern, int, int]]:
         """Return every pattern matching ``normalized``, with the span it matched."""
@@ -829,9 +937,12 @@ def compile_matcher(skills: Iterable[SkillDefinition]) -> TriggerMatcher:
     patterns: list[_CompiledPattern] = []
     compounds: list[_Compound] = []
     skipped: list[tuple[str, str, str]] = []
+    ledger_skills: list[str] = []
     for skill in skills:
         if not skill.enabled:
             continue
+        if skill.name in LEDGER_SKILLS:
+            ledger_skills.append(skill.name)
         for written in skill.trigger_patterns:
             error = validate_pattern(written)
             if error is not None:
@@ -848,7 +959,7 @@ def compile_matcher(skills: Iterable[SkillDefinition]) -> TriggerMatcher:
                 patterns.append(_compile_pattern(skill.name, written, _EXCLUSION))
             else:
                 patterns.append(_compile_pattern(skill.name, written, _TRIGGER))
-    return TriggerMatcher(patterns, compounds, tuple(skipped))
+    return TriggerMatcher(patterns, compounds, tuple(skipped), tuple(ledger_skills))
 
 
 def naive_match(text: str, skills: Iterable[SkillDefinition]) -> tuple[str, ...]:

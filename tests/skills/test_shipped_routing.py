@@ -1365,3 +1365,94 @@ def test_not_wanting_to_talk_about_it_with_someone_keeps_the_topic():
     cheated = decide_text("meu marido me traiu e eu tô arrasada")
     talk = decide_text("eu não quero falar disso com ele agora, como eu começo a conversa?", cheated.state)
     assert "relationships" in {skill.name for skill in talk.active}
+
+
+def follow(*messages: str) -> list[set[str]]:
+    """The active skills of each message of one conversation, inertia carried along."""
+    state, routed = EMPTY_STATE, []
+    for message in messages:
+        decision = decide_text(message, state, CHRISTIAN)
+        state = decision.state
+        routed.append({skill.name for skill in decision.active})
+    return routed
+
+
+@pytest.mark.parametrize(
+    ("text", "expected"),
+    [
+        # A ledger line: a purchase and its amount, with its cents or its currency sign.
+        ("padaria 12,50", {"finance"}),
+        ("taxi $18.40", {"finance"}),
+        ("1.250,00 aluguel", {"finance"}),
+        # Its words are the expense's category.
+        ("farmácia 45,90", {"finance"}),
+        # A whole number, an amount with a unit, a grade or an hour counts something else.
+        ("minha nota 9,50", {"general"}),
+        ("bus at 7.45", {"general"}),
+        ("ônibus 474", {"general"}),
+        ("corri 10,5 km", {"health"}),
+        # A salary counted as the household's money is finance's; the job's, with the job named.
+        ("o salário mal paga o aluguel e o mercado", {"finance"}),
+        ("meu salário cobre as contas da casa", {"finance"}),
+        ("vou pedir um salário maior na entrevista", {"professional"}),
+        ("quero um salário melhor", {"professional"}),
+        ("metade do salário vai pra pagar o aluguel", {"finance"}),
+        ("cortaram meu salário pela metade", {"finance", "professional"}),
+        # Questions about the world, after a lead-in or asking an old price.
+        ("che, ¿quién ganó el mundial del 86?", {"general"}),
+        ("cara, em que ano surgiu o cartão de crédito?", {"general"}),
+        ("who came up with the credit score?", {"general"}),
+        ("how fast is a cheetah?", {"general"}),
+        # No sleep as not shutting an eye, and over money a feeling too.
+        ("não preguei o olho essa noite", {"health"}),
+        ("a conta do cartão não me deixa pregar o olho", {"counselor", "finance", "health"}),
+        ("estoy constipada desde ayer", {"health"}),
+        ("I haven't eaten since breakfast", {"health"}),
+        ("my shoulder clicks when I lift my arm", {"health"}),
+        # Set aside as people say it: "num" for "não", "not gonna".
+        ("num quero falar de dinheiro hoje, me indica um exercício pra lombar", {"health"}),
+        # A football team is no team at work; "esquece de" puts nothing off.
+        ("meu time perdeu de novo, que fase", {"general"}),
+        ("não esquece de pagar o boleto amanhã", {"finance"}),
+    ],
+)
+def test_the_twenty_fifth_blind_rounds_classes(text, expected):
+    assert route(text, CHRISTIAN) == expected
+
+
+@pytest.mark.parametrize(
+    ("messages", "expected"),
+    [
+        # A subject put off at the opening leaves it, and its words fire nothing.
+        (("recebi uma proposta de emprego em Recife", "esquece o emprego por enquanto, quanto tenho na poupança?"),
+         [{"professional"}, {"finance"}]),
+        (("tô treinando pra meia maratona", "deixa a corrida pra lá, quem pintou a Guernica?"),
+         [{"health"}, {"general"}]),
+        # A close one's news told by a pronoun stays theirs; a word of the user's own is the user's.
+        (("meu pai vai fazer uma cirurgia no joelho", "ele tá de boa, o cirurgião disse que é rápido"),
+         [{"relationships"}, {"relationships"}]),
+        (("meu pai vai fazer uma cirurgia no joelho", "ele disse que eu preciso ir ao médico também"),
+         [{"relationships"}, {"health", "relationships"}]),
+        # Dropping the subject, then another in the same message; said alone it keeps the vent.
+        (("tô triste com a briga com minha irmã", "não quero mais falar disso. quantas horas eu dormi ontem?"),
+         [{"counselor", "relationships"}, {"health"}]),
+        (("tô triste com a briga com minha irmã", "não quero mais falar disso"),
+         [{"counselor", "relationships"}, {"counselor", "relationships"}]),
+        # A total looked up asks its own domain alone.
+        (("tô muito ansiosa", "qual o total que eu gastei com farmácia?"), [{"counselor"}, {"finance"}]),
+        # After a health topic, a ledger line with its currency sign is an expense; an amount with
+        # cents alone goes on with the topic ("deu 72,45" is the weighing's).
+        (("dormi 5 horas essa noite", "padaria R$ 8,90"), [{"health"}, {"finance"}]),
+        (("me pesei hoje", "deu 72,45"), [{"health"}, {"health"}]),
+        (("dinner with mum tonight", "at 7.30"), [{"relationships"}, {"relationships"}]),
+        # Reviewed: a person put off is still spoken of; the user's own verb, with no pronoun.
+        (("meu ex me mandou mensagem", "deixa ele pra lá, ele nunca vai mudar"), [{"relationships"}, {"relationships"}]),
+        (("minha mãe veio me visitar", "ela disse que tô muito magra, tô sem comer direito"),
+         [{"relationships"}, {"health", "relationships"}]),
+        (("minha irmã brigou comigo", "não quero mais falar disso, ela nunca vai mudar"),
+         [{"counselor", "relationships"}, {"counselor", "relationships"}]),
+        (("I go to the gym 5 days a week", "let's drop it to 3 days a week"), [{"health"}, {"health"}]),
+    ],
+)
+def test_round_twenty_five_s_conversations(messages, expected):
+    assert follow(*messages) == expected
