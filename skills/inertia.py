@@ -176,6 +176,12 @@ LOOKS_UP: tuple[str, ...] = (
     "qual o total", "qual e o total", "what's the total", "whats the total", "cual es el total", "cual es mi total",
     "quantos dias fiquei", "quantos dias eu fiquei", "qtos dias fiquei", "how many days did i", "how many days was i",
     "cuantos dias estuve", "cuantos dias llevo",
+    # What one owes, the value of a bill of one's own ("quanto tô devendo no total?", "qual o valor
+    # do IPTU?").
+    "quanto ainda falta pra quitar", "quanto ainda falta pagar", "quanto falta pra quitar", "quanto to devendo",
+    "quanto eu to devendo", "quanto estou devendo", "quanto eu devo no", "quanto devo no", "quanto devo de",
+    "quanto devo ao", "how much do i owe", "cuanto debo", "cuanto le debo", "qual o valor da minha",
+    "qual o valor do meu",
 )
 
 
@@ -269,6 +275,8 @@ _OF_ONESELF = _phrases_regex((
 ))
 
 
+# "Nossa!" is an exclamation before a question, not "our" ("nossa, quantos ossos tem o corpo humano?").
+_EXCLAIMED = re.compile(r"^\W*nossa\W+")
 # Verbs that say "I" with no pronoun, as Portuguese and Spanish do ("fui ao médico com ela",
 # "queria rezar por ela", "tengo que llevarla"): news told with one is the user's too. "tô"
 # is left out: folded, it is English "to".
@@ -338,7 +346,7 @@ def topic_cue(text: str) -> Cue:
         return Cue.CHANGES_TOPIC
     refers_back = bool(_REFERS_BACK.search(_THAT_INTRODUCES.sub(" ", _THIS_TIME_FRAME.sub(" ", normalized))))
     if not refers_back and (
-        (opens_about_the_world(normalized) and not _OF_ONESELF.search(normalized))
+        (opens_about_the_world(normalized) and not _OF_ONESELF.search(_EXCLAIMED.sub("", normalized)))
         or _ASKS_FOR_LEISURE.search(normalized)
         or _LEISURE_SUGGESTIONS.search(normalized)
         or _ASKS_FOR_A_JOKE.search(normalized)

@@ -264,6 +264,15 @@ def _opening_regex(phrases: Iterable[str], words: int) -> re.Pattern[str]:
 
 _SETS_ASIDE = _opening_regex(SETS_ASIDE, SET_ASIDE_WORDS)
 _ABOUT_THE_WORLD = _opening_regex(ABOUT_THE_WORLD, ABOUT_THE_WORLD_WORDS)
+# Who designed or built a thing of the world ("quem projetou a Catedral de Brasília?"); the
+# words skipped stop at the user's own ("quem construiu o muro aqui de casa me cobrou 3 mil").
+BUILT_BY: tuple[str, ...] = (
+    "quem projetou", "quem construiu", "quem desenhou", "who designed", "who built", "quien diseno", "quien construyo",
+)
+_BUILT_BY = re.compile(
+    r"(?<!\w)(?:" + "|".join(map(re.escape, BUILT_BY)) + r")(?!\w)"
+    r"((?:\s+(?!(?:meu|minha|meus|minhas|my|me|mi|mis|mim)(?!\w))[\w'-]+){1," + str(ABOUT_THE_WORLD_WORDS) + r"})"
+)
 # Words that may come before a question's opening ("ah, e quem inventou...?", "enfim,
 # sabe quantos ossos tem o corpo humano?", "oye, ¿cuál es el planeta más grande?").
 _LEAD_IN = (
@@ -272,7 +281,7 @@ _LEAD_IN = (
     r"|por cierto|random q|random question|just curious|so curiosidade|curiosidade|pregunta random|tche|bah"
     r"|oh|random|quick q|quick question|rapidinho|rapidao|pergunta rapida|uma pergunta|una pregunta|pregunta rapida"
     r"|totally random|off topic|nada a ver|che|mano|cara|vei|po|mermao|wey|guey|bro|dude|mate|pergunta aleatoria"
-    r"|pregunta aleatoria|uma duvida|una duda)\W+)*"
+    r"|pregunta aleatoria|uma duvida|una duda|oof|uff|ufa|eita|vish|nossa|caramba|wow|huh|hmm|hm)\W+)*"
 )
 # Counting things of the world: "quantos ossos tem o corpo humano?", "¿cuántos habitantes
 # tiene México?", "how many calories does a banana have?".
@@ -289,7 +298,7 @@ _COUNTS_THINGS_OF = re.compile(
     r"(?!\s+(?:meu|minha|meus|minhas|my|mi|mis)(?!\w))(?:\s+[\w'-]+){1," + str(ABOUT_THE_WORLD_WORDS - 1) + r"})"
 )
 _OPENS_ABOUT_THE_WORLD = re.compile(
-    _LEAD_IN + r"(?:" + "|".join(sorted(map(re.escape, ABOUT_THE_WORLD), key=len, reverse=True)) + r")(?!\w)"
+    _LEAD_IN + r"(?:" + "|".join(sorted(map(re.escape, ABOUT_THE_WORLD + BUILT_BY), key=len, reverse=True)) + r")(?!\w)"
 )
 # The tallest, the biggest, a capital: "what's the tallest mountain in Africa?", "qual a
 # capital da Austrália?", "¿cuál es el río más largo?".
@@ -324,12 +333,13 @@ _UNITS = (
 )
 _NUMBER = r"(?:\d{1,3}(?:[.,]\d{3})+|\d+)"
 _AMOUNT = (
-    rf"(?:{_CURRENCY}\s?{_NUMBER}(?:[.,]\d{{1,2}})?(?!\d)|{_NUMBER}[.,]\d{{2}}(?![\d.,])(?!\s?{_UNITS}(?!\w)))"
+    rf"(?:{_CURRENCY}\s?{_NUMBER}(?:[.,]\d{{1,2}})?(?!\d)|{_NUMBER}[.,]\d{{2}}(?![.,]?\d)(?!\s?{_UNITS}(?!\w)))"
 )
 _LEDGER_WORDS = r"[^\W\d_][\w'-]*(?:\s+[^\W\d_][\w'-]*){0,2}"
-_LEDGER_LINE = re.compile(
-    rf"^\W*(?:{_LEDGER_WORDS}[\s:=,-]+{_AMOUNT}|{_AMOUNT}[\s:,-]+{_LEDGER_WORDS})[\s.!]*$"
-)
+_LEDGER_ITEM = rf"(?:{_LEDGER_WORDS}[\s:=,-]+{_AMOUNT}|{_AMOUNT}[\s:,-]+{_LEDGER_WORDS})"
+# More purchases on the same line, a whole number allowed after the first ("coffee 4.50, parking 12").
+_LEDGER_MORE = rf"(?:\s*[,;+/]\s*|\s+(?:e|and|y)\s+)(?:{_LEDGER_ITEM}|{_LEDGER_WORDS}\s+\d+)"
+_LEDGER_LINE = re.compile(rf"^\W*{_LEDGER_ITEM}(?:{_LEDGER_MORE}){{0,5}}[\s.!]*$")
 
 
 _SIGNED = re.compile(_CURRENCY)
@@ -421,10 +431,18 @@ RELATIVES: tuple[str, ...] = (
     # A mate in Peru, Mexico, Colombia, Venezuela ("mi pata Renzo consiguió chamba"); Brazilian
     # "mano" is left out, since "nossa, mano" is an exclamation.
     "pata", "compa", "parce", "pana",
+    # Partners and friends as English speakers name them ("my hubby was made redundant", "my
+    # best mate just got offered a job").
+    "hubby", "wifey", "partner", "bf", "gf", "bestie", "bff", "mate",
     # River Plate "mi viejo", "mi vieja": one's father and mother.
     "viejo", "vieja",
 )
 _THIRD_PERSON = (
+    # What they found out or were told of themselves ("minha mãe descobriu que tá com diabetes",
+    # "my dad was told he has"): the "que" does not end the span here. Listed first, so the
+    # longer reading wins over "descobriu" alone.
+    "descobriu que", "disse que", "falou que", "contou que", "acha que", "descubrio que", "dijo que",
+    "found out", "was told", "said", "says",
     "ta", "esta", "estava", "foi", "vai", "fez", "teve", "tem", "anda", "ficou", "segue", "continua",
     "passou", "comecou", "precisa", "acordou", "quebrou", "machucou", "caiu", "ama", "adora", "gosta", "odeia",
     "entrou", "quer", "faz", "fara", "opera", "operou", "sente", "sentiu", "sofre", "sofreu", "toma", "tomou",
@@ -441,7 +459,7 @@ _THIRD_PERSON = (
     # hermano lo corrieron"); "lo" alone is left out, since "le conté a mi mamá lo de mi despido"
     # is the user's own news.
     "le", "les", "lo corrieron", "lo echaron", "lo despidieron", "lo operaron", "lo internaron",
-    "la operaron", "la internaron", "la despidieron", "la echaron", "la corrieron",
+    "la operaron", "la internaron", "la despidieron", "la echaron", "la corrieron", "lo botaron", "la botaron",
 )
 # Someone already named, spoken of by a pronoun and a verb of being or having ("ele tem
 # diabetes", "she's been in the ICU", "ella está internada"); other verbs ("ela passou uma
@@ -452,7 +470,12 @@ _BEING_OR_HAVING = (
     "loves", "likes", "quer", "wants", "quiere",
 )
 RELATIVE_WORDS = 8
-_ENDS_A_SPAN = r"(?:e|and|y|mas|but|pero|que|porque|pq|because|i|eu|yo)"
+# A word of the user's own ends it too: "minha mãe disse que preciso ir ao médico", "my
+# partner wants me to quit my job" are the user's body and work.
+_ENDS_A_SPAN = (
+    r"(?:e|and|y|mas|but|pero|que|porque|pq|because|i|eu|yo|me|my|mi|mis|meu|minha|meus|minhas|mim|preciso"
+    r"|tenho|devo|estou|tou|tengo|necesito|debo|deberia|estoy)"
+)
 # A few are named with the article alone, as a family speaks of them ("o vô foi internado",
 # "o pequeno tá com febre"); "o pai" is left out ("o Pai" is God's name too).
 _FAMILY_WITH_ARTICLE = ("vo", "vovo", "pequeno", "pequena", "menino", "menina", "bebe", "nene", "cacula")
@@ -472,9 +495,11 @@ def _span_words(count: int) -> str:
 
 _RELATIVES_BODY = re.compile(
     r"(?<!\w)" + _RELATIVE + r"'s\s+([\w'-]+" + _span_words(RELATIVE_WORDS - 1) + ")"
-    r"|(?<!\w)" + _RELATIVE + r"(?:\s+[\w'-]+){0,3}?\s+((?:" + "|".join(_THIRD_PERSON) + r")(?!\w)"
+    r"|(?<!\w)" + _RELATIVE + r"(?:\s+(?!(?:i|eu|yo)(?!\w))[\w'-]+){0,3}?\s+((?:" + "|".join(_THIRD_PERSON) + r")(?!\w)"
     + _span_words(RELATIVE_WORDS) + ")"
     r"|([\w'-]+)\s+(?:d[ao]|of|de)\s+" + _RELATIVE + r"(?!\w)"
+    r"|(?<!\w)(?:le|les)\s+((?:duele|duelen|dolia|bajo|subio|dio|diagnosticaron|detectaron|operaron|sacaron)(?!\w)"
+    + _span_words(RELATIVE_WORDS) + ")"
     r"|(?<!\w)(?:(?:" + "|".join(_PRONOUNS_OF_SOMEONE) + r")(?:\s+(?:ja|ainda|so|already|still|ya|todavia|nao|n|no|not))?\s+(?:"
     + "|".join(_BEING_OR_HAVING) + r")|(?:he|she)'s)(?!\w)"
     "(" + _span_words(RELATIVE_WORDS) + ")"
@@ -552,6 +577,7 @@ def set_aside_spans(normalized: str) -> list[tuple[int, int]]:
         + ([put_off] if put_off else [])
         # The opening itself too: "who came up with credit scores?" is about no score of the user's.
         + [(found.start(), found.end(1)) for found in _ABOUT_THE_WORLD.finditer(normalized)]
+        + [(found.start(), found.end(1)) for found in _BUILT_BY.finditer(normalized)]
         + ([counted.span(1)] if counted else [])
     )
 

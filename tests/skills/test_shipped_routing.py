@@ -1456,3 +1456,63 @@ def test_the_twenty_fifth_blind_rounds_classes(text, expected):
 )
 def test_round_twenty_five_s_conversations(messages, expected):
     assert follow(*messages) == expected
+
+
+@pytest.mark.parametrize(
+    ("text", "expected"),
+    [
+        # A close one's news as found out or said, and by the names people give them.
+        ("meu irmão descobriu que tá com pressão alta", {"relationships"}),
+        ("my hubby got laid off last week", {"relationships"}),
+        ("a mi primo lo botaron del trabajo", {"relationships"}),
+        # Who built or designed a thing of the world, after an exclamation.
+        ("eita, quem projetou o Maracanã?", {"general"}),
+        ("quem construiu o Cristo Redentor?", {"general"}),
+        # Feelings and dates as people say them.
+        ("tive um dia pesado, só queria alguém pra conversar", {"counselor"}),
+        ("I've been feeling blue all week", {"counselor"}),
+        ("tenho um encontro com uma mina do app amanhã", {"relationships"}),
+        # Instalments, an Indian EMI, several purchases on one line.
+        ("parcelei o celular em 10x", {"finance"}),
+        ("how much is my EMI this month?", {"finance"}),
+        ("coffee 4.50, parking 12", {"finance"}),
+        # Medicine bought for someone is their health; eating out is no diet; a residency exam is work.
+        ("comprei remédio pra minha avó, deu 80 reais", {"finance", "relationships"}),
+        ("we're eating out tonight, any cheap spots?", {"finance"}),
+        ("tô estudando pra prova da residência", {"professional"}),
+        ("capotei no sofá às 21h", {"health"}),
+        ("tô lendo Eclesiastes essa semana", {"spiritual"}),
+        # The boss's anger is the boss's; financial health is money.
+        ("meu chefe ficou puto com o atraso do relatório", {"professional"}),
+        ("minha saúde financeira tá péssima", {"finance"}),
+        # Reviewed: the user's own words end a close one's span; a builder of the user's own wall.
+        ("minha mãe disse que preciso ir ao médico", {"health", "relationships"}),
+        ("my partner and I just got laid off", {"professional", "relationships"}),
+        ("quem construiu o muro aqui de casa me cobrou 3 mil", {"finance"}),
+        ("jantei com a Emi ontem", {"general"}),
+        ("tengo una cita con la doctora el lunes", {"health"}),
+        ("capotei o carro na estrada mas tô bem", {"general"}),
+        ("tô pensando se aceito a proposta de SP ou fico em BH", {"professional"}),
+    ],
+)
+def test_the_twenty_sixth_blind_rounds_classes(text, expected):
+    assert route(text, CHRISTIAN) == expected
+
+
+@pytest.mark.parametrize(
+    ("messages", "expected"),
+    [
+        # Visiting a close one in hospital, their fever going down: theirs.
+        (("minha vó caiu e quebrou o fêmur", "vou visitar ela no hospital amanhã"), [{"relationships"}, {"relationships"}]),
+        (("mi abuela está internada", "pero ya le bajó la fiebre"), [{"relationships"}, {"relationships"}]),
+        # What is left to pay, looked up, asks finance alone after a feeling.
+        (("tô devendo no cartão e tô mal", "quanto ainda falta pra quitar o empréstimo?"),
+         [{"counselor", "finance"}, {"finance"}]),
+        # A countdown is no debt looked up; "nossa" opening trivia is no "our".
+        (("tô com muito medo da cirurgia", "quanto ainda falta pro resultado da biópsia?"),
+         [{"counselor", "health"}, {"counselor", "health"}]),
+        (("tô ansiosa hoje", "nossa, quantos ossos tem o corpo humano?"), [{"counselor"}, {"general"}]),
+    ],
+)
+def test_round_twenty_six_s_conversations(messages, expected):
+    assert follow(*messages) == expected
