@@ -292,7 +292,7 @@ _I_DO = _phrases_regex((
 # não dormi nada".
 _PORTUGUESE_PRONOUN = _phrases_regex(("ele", "ela", "eles", "elas", "dele", "dela", "deles", "delas", "nele", "nela"))
 _I_DID_PT = re.compile(
-    r"(?<!\w)(?:to|\w+ei|dormi|comi|bebi|corri|pedi|perdi|senti|consegui|vi|ouvi|sai|cai|fugi|menti|sofri)(?!\w)"
+    r"(?<!\w)(?:to|\w+ei|dormi|comi|bebi|corri|pedi|perdi|consegui|vi|ouvi|sai|cai|fugi|menti|sofri)(?!\w)"
 )
 
 

@@ -47,8 +47,8 @@ up to a punctuation mark, are skipped by every skill, whatever its patterns. A s
 joined to the first is set aside too ("no quiero hablar de plata ni de trabajo", "money or
 work": :data:`SET_ASIDE_JOINS`), and a feeling after the comma is heard ("não quero falar
 de trabalho, tô me sentindo um lixo"). So are a question about history or public figures and up
-to eight words after it (:data:`ABOUT_THE_WORLD`: "quem inventou o cartão de crédito?", "quanto
-custava um pão em 1994?"), and a subject put off as the message opens ("esquece a proposta
+to eight words after it (:data:`ABOUT_THE_WORLD`: "quem inventou o cartão de crédito?", "who
+came up with credit scores?"), and a subject put off as the message opens ("esquece a proposta
 por enquanto, ...", "deixa as contas pra lá, ...", "never mind the budget, ...").
 
 A ledger line, a purchase noted as in a notebook, a few words and an amount with its cents
@@ -254,11 +254,18 @@ ABOUT_THE_WORLD: tuple[str, ...] = (
 ABOUT_THE_WORLD_WORDS = 8
 
 
-def _opening_regex(phrases: Iterable[str], words: int) -> re.Pattern[str]:
-    """Any of ``phrases`` as whole words, capturing the next 1 to ``words`` words."""
+# Words of the user's own, where a span about the world stops ("quem construiu o muro aqui de
+# casa me cobrou 3 mil").
+_OWN_WORD = r"(?:meu|minha|meus|minhas|my|me|mi|mis|mim)(?!\w)"
+
+
+def _opening_regex(phrases: Iterable[str], words: int, *, stop_at_own: bool = False) -> re.Pattern[str]:
+    """Any of ``phrases`` as whole words, capturing the next 1 to ``words`` words (up to a
+    word of the user's own, with ``stop_at_own``)."""
+    word = r"\s+(?!" + _OWN_WORD + r")[\w'-]+" if stop_at_own else r"\s+[\w'-]+"
     return re.compile(
         r"(?<!\w)(?:" + "|".join(sorted(map(re.escape, phrases), key=len, reverse=True)) + r")(?!\w)"
-        r"((?:\s+[\w'-]+){1," + str(words) + r"})"
+        r"((?:" + word + r"){1," + str(words) + r"})"
     )
 
 
@@ -269,10 +276,7 @@ _ABOUT_THE_WORLD = _opening_regex(ABOUT_THE_WORLD, ABOUT_THE_WORLD_WORDS)
 BUILT_BY: tuple[str, ...] = (
     "quem projetou", "quem construiu", "quem desenhou", "who designed", "who built", "quien diseno", "quien construyo",
 )
-_BUILT_BY = re.compile(
-    r"(?<!\w)(?:" + "|".join(map(re.escape, BUILT_BY)) + r")(?!\w)"
-    r"((?:\s+(?!(?:meu|minha|meus|minhas|my|me|mi|mis|mim)(?!\w))[\w'-]+){1," + str(ABOUT_THE_WORLD_WORDS) + r"})"
-)
+_BUILT_BY = _opening_regex(BUILT_BY, ABOUT_THE_WORLD_WORDS, stop_at_own=True)
 # Words that may come before a question's opening ("ah, e quem inventou...?", "enfim,
 # sabe quantos ossos tem o corpo humano?", "oye, ¿cuál es el planeta más grande?").
 _LEAD_IN = (
@@ -554,10 +558,7 @@ _PUTS_OFF = re.compile(
 def puts_off(normalized: str) -> tuple[int, int] | None:
     """The span of the subject ``normalized`` opens by putting off, if it does."""
     found = _PUTS_OFF.match(normalized)
-    if found is None:
-        return None
-    group = 1 if found.group(1) is not None else 2
-    return found.span(group)
+    return None if found is None else found.span(found.lastindex or 0)
 
 
 def set_aside_spans(normalized: str) -> list[tuple[int, int]]:
@@ -576,8 +577,11 @@ def set_aside_spans(normalized: str) -> list[tuple[int, int]]:
         spans
         + ([put_off] if put_off else [])
         # The opening itself too: "who came up with credit scores?" is about no score of the user's.
-        + [(found.start(), found.end(1)) for found in _ABOUT_THE_WORLD.finditer(normalized)]
-        + [(found.start(), found.end(1)) for found in _BUILT_BY.finditer(normalized)]
+        + [
+            (found.start(), found.end(1))
+            for opening in (_ABOUT_THE_WORLD, _BUILT_BY)
+            for found in opening.finditer(normalized)
+        ]
         + ([counted.span(1)] if counted else [])
     )
 
