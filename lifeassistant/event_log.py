@@ -258,8 +258,35 @@ HUB_MAX_GATHER_SECONDS = 0.025
 
 
 class _Subscriber:
+    """A reader's mailbox: what the hub read for it, and the future it waits on when empty.
+
+    Not an ``asyncio.Queue``: that is three deques (~2 KiB), and waiting on it with a
+    timeout made a task per wait; a thousand open streams held ~2.5 MiB of them
+    (docs/performance.md, eighth pass). A list and one future do the same here: one hub
+    puts, one reader takes, on the same event loop.
+    """
+
+    __slots__ = ("items", "waiter")
+
     def __init__(self) -> None:
-        self.queue: asyncio.Queue[list[Event] | BaseException] = asyncio.Queue()
+        self.items: list[list[Event] | BaseException] = []
+        self.waiter: asyncio.Future[None] | None = None
+
+    def put(self, item: list[Event] | BaseException) -> None:
+        self.items.append(item)
+        if self.waiter is not None and not self.waiter.done():
+            self.waiter.set_result(None)
+
+    async def next(self, timeout: float) -> list[Event] | BaseException:
+        """The next item, in the order put, waiting at most ``timeout`` (``TimeoutError``)."""
+        if not self.items:
+            self.waiter = asyncio.get_running_loop().create_future()
+            try:
+                # A future, not a coroutine: wait_for makes no task for it.
+                await asyncio.wait_for(self.waiter, timeout)
+            finally:
+                self.waiter = None
+        return self.items.pop(0)
 
 
 class ReadersHub:
@@ -304,7 +331,7 @@ class ReadersHub:
                 await self._wake()
             while True:
                 try:
-                    item = await _next(subscriber.queue, heartbeat)
+                    item = await subscriber.next(heartbeat)
                 except TimeoutError:
                     self._ensure_running()  # the read may have ended just as this reader joined
                     yield []
@@ -361,26 +388,18 @@ class ReadersHub:
                             continue
                         self.positions[key] = events[-1].id
                         for subscriber in self.subscribers[key]:
-                            subscriber.queue.put_nowait(events)
+                            subscriber.put(events)
                     if answer and len(streams) > 1:
                         # Let the other logs' next batches arrive: the next read brings many.
                         await asyncio.sleep(min(HUB_MAX_GATHER_SECONDS, HUB_GATHER_SECONDS_PER_LOG * len(streams)))
         except (redis.RedisError, OSError) as exc:
             for followers in self.subscribers.values():
                 for subscriber in followers:
-                    subscriber.queue.put_nowait(exc)
+                    subscriber.put(exc)
         finally:
             self.reader_id = None
             self.blocked_on = frozenset()
             await reader.aclose()
-
-
-async def _next(queue: asyncio.Queue[Any], timeout: float) -> Any:
-    """The queue's next item, waiting at most ``timeout`` (``TimeoutError``). One already
-    there is taken at once, without the task ``asyncio.wait_for`` makes."""
-    if not queue.empty():
-        return queue.get_nowait()
-    return await asyncio.wait_for(queue.get(), timeout)
 
 
 def _later(event_id: str, than: str) -> bool:

@@ -10,6 +10,9 @@ router.register("conversations", views.ConversationViewSet, basename="conversati
 router.register("memory", user.MemoryViewSet, basename="memory")
 
 urlpatterns = [
+    # First: an open event stream holds the list of the patterns tried before its own
+    # (ResolverMatch.tried) for as long as it is open; a thousand streams held 2 MiB of them.
+    path("messages/<int:pk>/events/", streaming.reply_events, name="message-events"),
     path("auth/token/", views.TokenView.as_view(), name="auth-token"),
     path("auth/tokens/", views.TokenListView.as_view(), name="auth-tokens"),
     path("auth/tokens/<int:pk>/", views.TokenDetailView.as_view(), name="auth-token-detail"),
@@ -49,6 +52,5 @@ urlpatterns = [
     path("messages/<int:pk>/cancel/", views.MessageCancelView.as_view(), name="message-cancel"),
     path("messages/<int:pk>/regenerate/", views.MessageRegenerateView.as_view(), name="message-regenerate"),
     path("messages/<int:pk>/edit/", views.MessageEditView.as_view(), name="message-edit"),
-    path("messages/<int:pk>/events/", streaming.reply_events, name="message-events"),
     *router.urls,
 ]

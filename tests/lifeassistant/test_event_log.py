@@ -283,3 +283,30 @@ def test_a_reader_joining_a_log_others_follow_catches_up() -> None:
         log.clear(7)
 
     assert early == late == ["um", "dois", "três", "done"]
+
+
+def test_a_readers_mailbox_hands_items_on_in_order_and_wakes_its_reader() -> None:
+    """The hub's per-reader mailbox (a list and a future, not an asyncio.Queue: a
+    thousand open streams held ~2.5 MiB of queues and wait tasks)."""
+    from lifeassistant.event_log import _Subscriber
+
+    async def scenario() -> list[Any]:
+        mailbox = _Subscriber()
+        seen: list[Any] = []
+        with pytest.raises(TimeoutError):
+            await mailbox.next(0.01)  # nothing came: the heartbeat's timeout
+        assert mailbox.waiter is None  # a timed-out wait leaves nothing behind
+        waiting = asyncio.ensure_future(mailbox.next(30))
+        await asyncio.sleep(0)
+        mailbox.put([Event("1-0", "delta", {"text": "a"})])  # wakes the reader
+        seen.append(await asyncio.wait_for(waiting, 30))
+        mailbox.put([Event("2-0", "delta", {"text": "b"})])
+        failure = ConnectionError("lost")
+        mailbox.put(failure)
+        seen.append(await mailbox.next(30))  # already there: no wait
+        seen.append(await mailbox.next(30))
+        return seen
+
+    first, second, third = asyncio.run(scenario())
+    assert [event.id for event in first] == ["1-0"] and [event.id for event in second] == ["2-0"]
+    assert isinstance(third, ConnectionError)
