@@ -59,4 +59,4 @@ def test_gunicorn_freezes_the_loaded_app_before_forking_its_workers():
         "print(before, gc.get_freeze_count())\n"
     )
     before, frozen = map(int, last_line_printed_by_a_fresh_process(probe, CELERY_BROKER_URL="redis://127.0.0.1:6379/15").split())
-    assert before == 0 and frozen > 50_000
+    assert frozen > before + 50_000  # before: what an import froze itself (a few hundred on 3.12)
