@@ -47,7 +47,9 @@ d. fires a domain while a companion skill is still active: the feeling stays wit
    (:data:`LOOKS_UP`: "quanto eu gastei…", "how much did I spend…", "¿cuánto pagué…?")
    is a plain question, not the topic of the feeling: "tenho reunião com o diretor e tô
    nervoso" then "quanto eu gastei de gasolina essa semana?" is finance alone, unless it
-   opens with a conjunction or refers back (b) ("e quanto gastei com isso?"); or
+   opens with a conjunction or refers back (b) ("e quanto gastei com isso?"). A look-up
+   that fires nothing keeps the domains kept without the feeling ("tô ansiosa", "as
+   parcelas tão atrasadas", then "quanto q eu devo no total?" is finance); or
 e. speaks of someone already spoken of by a pronoun (:data:`REFERS_TO_SOMEONE`: "ele",
    "dela", "she", "ella") while a people skill is kept
    (:data:`~skills.domain.PEOPLE_SKILLS`): "minha vó opera amanhã" then "queria fazer uma
@@ -239,7 +241,28 @@ DROPS_THE_SUBJECT: tuple[str, ...] = (
 # The phrase ends its sentence ("let's drop it to 3 days a week" lowers a number), and what
 # follows names no one spoken of ("não quero mais falar disso, ela nunca vai mudar" goes on).
 _DROPS_THE_SUBJECT = re.compile(_phrases_regex(DROPS_THE_SUBJECT).pattern + r"\s*[.!;,]+\s*(\w+\W+\w+.*)")
-_LOOKS_UP = _phrases_regex(LOOKS_UP)
+# The shape most look-ups share, however they are spelled: a question OPENING with "how much"
+# or "how many" whose first words name the user ("quanto q eu devo no total?", "how much do we
+# have in savings?", "¿cuánto tengo ahorrado?"), or asking what one of the user's figures was
+# ("qual foi minha média de sono?", "what was my average?"). The phrases above catch the rest.
+_LOOKS_UP_SHAPE = re.compile(
+    r"^\W*(?:(?:ok|e ai|entao|so|bueno|oye|hey)\W+)?"
+    r"(?:(?:quanto|quanta|quantos|quantas|qto|qnto|qnt|qtos|qtas|cuanto|cuanta|cuantos|cuantas|how much|how many)"
+    # A figure of the records, not a while to bear ("quanto tempo eu vou aguentar?", "how many
+    # nights do I have to lie awake?", "¿cuánto más tengo que aguantar?").
+    r"\W+(?:(?!(?:tempo|time|tiempo|mais|more|mas|longer|dias|days|noites|nights|noches|vezes|times|veces)\W)[\w']+\W+){0,3}?"
+    r"(?:devo|tenho|temos|gastei|gastamos|paguei|recebi|ganhei|guardei|juntei|economizei|owe|have|spent|paid|earned|"
+    r"saved|tengo|tenemos|debo|llevo|gaste|pague|gane|ahorre|ahorrado)"
+    # ... and not one to bear or a "should" ("how much do I have to take?", "quantas horas eu devo
+    # dormir?"), unless what follows is paid or saved ("quanto tenho q guardar por mês?").
+    r"(?!\W+(?:(?:to|que|q|de)\W+|(?=[a-z]+(?:ar|er|ir)(?!\w)))"
+    r"(?!(?:pagar|guardar|juntar|economizar|poupar|pay|save|ahorrar)(?!\w)))"
+    # What one of the user's figures was ("qual foi minha média de sono?", "what was my total?").
+    r"|(?:qual|quais|what|cual|cuales)\W+(?:foi|foram|era|eram|was|were|fue|fueron)\W+(?:o\W+|a\W+)?"
+    r"(?:meu|minha|meus|minhas|my|mi|mis)\W+(?:media|total|saldo|peso|gasto|gastos|average|balance|weight|"
+    r"spending|promedio))(?!\w)"
+)
+_LOOKS_UP = re.compile(_phrases_regex(LOOKS_UP).pattern + "|" + _LOOKS_UP_SHAPE.pattern)
 # Asking for a film, a series, a book or a song to enjoy ("can you suggest a good movie?",
 # "me indica uma série"): leisure asked for starts afresh, like a question about the world.
 _ASKS_FOR_LEISURE = re.compile(
@@ -477,6 +500,10 @@ def decide(
             return _detection(by_priority({*kept, *triggered}), "combined", matched, now)
         return _detection(by_priority(triggered), "trigger", matched, now)
 
+    if kept and cue is Cue.LOOKS_UP and any(skill.name not in COMPANION_SKILLS for skill in kept):
+        # A figure looked up is the records' own, not the feeling's, even in words no pattern
+        # knows ("tô ansiosa", "as parcelas tão atrasadas", then "quanto q eu devo no total?").
+        kept = tuple(skill for skill in kept if skill.name not in COMPANION_SKILLS)
     if kept:
         return Decision(
             active=kept,

@@ -117,7 +117,7 @@ SETS_ASIDE: tuple[str, ...] = (
     ),
     *_phrases(
         ("don't want to talk", "dont want to talk", "do not want to talk", "don't wanna talk", "dont wanna talk",
-         "let's not talk", "lets not talk", "not asking", "i'm not asking", "im not asking", "don't ask me",
+         "let's not talk", "lets not talk", "i'm not talking", "im not talking", "i am not talking", "not asking", "i'm not asking", "im not asking", "don't ask me",
          "dont ask me", "stop asking me", "stop talking"),
         ("about",),
     ),
@@ -550,7 +550,7 @@ _PUTS_OFF = re.compile(
     r"(?:esquece|esqueca|forget|olvida|olvidate de|deixa|deixe|dejemos|deja|leave|let's leave|lets leave)"
     r"(\W+(?:o|a|os|as|esse|essa|esses|essas|the|that|this|el|la|los|las|lo de)(?:\W+[\w'-]+){1,3}?)\W+"
     r"(?:por enquanto|por ora|pra la|de lado|for now|aside|por ahora|por el momento)(?!\w)"
-    r"|(?:never mind|nevermind|forget about|forget)((?:\W+(?:the|about|all|that))+(?:\W+[\w'-]+){1,3}?)\s*[,.;:!-]"
+    r"|(?:never mind|nevermind|forget about|forget)((?:\W+(?:the|about|all|that|my))+(?:\W+[\w'-]+){1,3}?)\s*[,.;:!-]"
     r")"
 )
 

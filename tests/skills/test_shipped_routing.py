@@ -1516,3 +1516,71 @@ def test_the_twenty_sixth_blind_rounds_classes(text, expected):
 )
 def test_round_twenty_six_s_conversations(messages, expected):
     assert follow(*messages) == expected
+
+
+@pytest.mark.parametrize(
+    ("text", "expected"),
+    [
+        # A shared account, a tithe or a donation with its amount: money.
+        ("a gente abriu uma conta conjunta semana passada", {"finance"}),
+        ("dízimo de novembro: 300", {"finance", "spiritual"}),
+        ("quero doar 150 reais pro abrigo de animais", {"finance"}),
+        # Drinking, scans and a sleepless small hours: the body.
+        ("ando bebendo mais do que deveria nos fins de semana", {"health"}),
+        ("waiting on my scan results from Tuesday", {"health"}),
+        ("wide up at 4am again, can't fall back asleep", {"health"}),
+        # Feelings in the words people use.
+        ("this week I'm about to lose it, honestly", {"counselor"}),
+        ("I feel so hollow inside", {"counselor"}),
+        ("tô com uma saudade de casa absurda", {"counselor"}),
+        ("terminei com o Rafa ontem e tô um caco", {"counselor", "relationships"}),
+        # Someone's birthday, a separation in Spanish.
+        ("lembra que o Caio faz niver sábado", {"relationships"}),
+        ("my daughter is turning 7 next week", {"relationships"}),
+        ("me separé de mi esposo en junio", {"relationships"}),
+        # Set aside: "never mind my...", "not talking about...".
+        ("never mind my diet, who won the World Cup in 2002?", {"general"}),
+        ("I'm not talking about money today, just tell me a fun fact", {"general"}),
+        # Guards: slang "sick", a soul that hurts, a job in an ICU, a course in hospital management,
+        # the boss who will freak out.
+        ("this beat is sick, who produced it?", {"general"}),
+        ("me duele el alma verlo así", {"counselor"}),
+        ("trabalho na UTI neonatal há 3 anos", {"professional"}),
+        ("quero fazer MBA em gestão hospitalar", {"professional"}),
+        ("vou chegar atrasado de novo, meu chefe vai surtar", {"professional"}),
+        # Controls: "sick" of the user's body; a plain "sou enfermeira"; "tô um caco" after sleeping little.
+        ("I'm sick with the flu since Monday", {"health"}),
+        ("dormi 4 horas, tô um caco", {"health"}),
+        ("tô um caco, terminei o treino de perna agora", {"health"}),
+        ("vou doar 2 horas do meu tempo no abrigo", {"general"}),
+        ("the printer scans really slowly", {"general"}),
+        ("the chocolate eggs are hollow inside", {"general"}),
+        ("I have to be up at 4am for my flight", {"general"}),
+    ],
+)
+def test_the_twenty_seventh_blind_rounds_classes(text, expected):
+    assert route(text, CHRISTIAN) == expected
+
+
+@pytest.mark.parametrize(
+    ("messages", "expected"),
+    [
+        # A look-up in any wording asks its own domain alone after a feeling, also when no
+        # pattern knows its words; the conversation goes on with that domain.
+        (("tô nervosa demais", "as faturas do cartão venceram", "quanto que eu devo ao todo?", "eita"),
+         [{"counselor"}, {"counselor", "finance"}, {"finance"}, {"finance"}]),
+        (("I'm so stressed", "rent went up again", "how much do we have left this month?"),
+         [{"counselor"}, {"counselor", "finance"}, {"finance"}]),
+        (("ando muito triste", "dormi mal a semana toda", "qual foi minha média de sono em outubro?"),
+         [{"counselor"}, {"counselor", "health"}, {"health"}]),
+        # Control: a feeling alone under inertia, no domain kept, stays with the feeling.
+        (("tô muito triste hoje", "quanto eu sofri por ele, né"), [{"counselor"}, {"counselor"}]),
+        # Controls: a while to bear is no figure looked up; the feeling stays.
+        (("estou desesperada com as dívidas", "quanto tempo eu vou aguentar isso?"),
+         [{"counselor", "finance"}, {"counselor", "finance"}]),
+        (("I'm so stressed about my debt", "how many more months do I have to live like this?"),
+         [{"counselor", "finance"}, {"counselor", "finance"}]),
+    ],
+)
+def test_round_twenty_seven_s_conversations(messages, expected):
+    assert follow(*messages) == expected
