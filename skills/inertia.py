@@ -120,6 +120,14 @@ REFERS_TO_SOMEONE: tuple[str, ...] = (
     "ele", "ela", "eles", "elas", "dele", "dela", "deles", "delas", "nele", "nela",
     "he", "she", "him", "her", "ella", "ellas", "ellos",
 )
+# The user and a close one paying together ("el piso cuesta 950 y lo pagamos a medias", "we split
+# the rent", "a gente divide as contas"): while a people skill is kept, money "we" spend is
+# theirs too (rule e). "nossa" is left out (an exclamation), "nos" (also "in the"), "vamos"
+# ("let's") and the "-imos" of adjectives ("últimos", "próximos") too.
+_SPEAKS_OF_US = re.compile(
+    r"(?<!\w)(?:a gente|we|we're|we've|weve|we'll|we'd|our|nosso|nossos|nosotros|nosotras|nuestro|nuestra|nuestros|"
+    r"nuestras|(?!(?:vamos|gramos|tramos|ramos|extremos|supremos)(?!\w))[a-z]{2,}(?:amos|emos))(?!\w)"
+)
 # Phrases announcing a new subject: the message replaces the skills kept by inertia.
 CHANGES_TOPIC: tuple[str, ...] = (
     "mudando de assunto", "mudando um pouco de assunto", "trocando de assunto",
@@ -251,7 +259,8 @@ _LOOKS_UP_SHAPE = re.compile(
     # A figure of the records, not a while to bear ("quanto tempo eu vou aguentar?", "how many
     # nights do I have to lie awake?", "¿cuánto más tengo que aguantar?").
     r"\W+(?:(?!(?:tempo|time|tiempo|mais|more|mas|longer|dias|days|noites|nights|noches|vezes|times|veces)\W)[\w']+\W+){0,3}?"
-    r"(?:devo|tenho|temos|gastei|gastamos|paguei|recebi|ganhei|guardei|juntei|economizei|owe|have|spent|paid|earned|"
+    r"(?:devo|tenho|temos|gastei|gastamos|paguei|recebi|ganhei|guardei|juntei|economizei|gastando|pagando|devendo|"
+    r"ganhando|recebendo|owe|have|spent|paid|earned|spending|"
     r"saved|tengo|tenemos|debo|llevo|gaste|pague|gane|ahorre|ahorrado)"
     # ... and not one to bear or a "should" ("how much do I have to take?", "quantas horas eu devo
     # dormir?"), unless what follows is paid or saved ("quanto tenho q guardar por mês?").
@@ -343,6 +352,7 @@ class Cue(Enum):
     LOOKS_UP = "looks_up"
     REFERS_TO_SOMEONE = "refers_to_someone"
     THEIR_NEWS = "their_news"
+    SPEAKS_OF_US = "speaks_of_us"
     BARE_ANSWER = "bare_answer"
 
 
@@ -381,6 +391,8 @@ def topic_cue(text: str) -> Cue:
         return Cue.THEIR_NEWS if _is_their_news(normalized) else Cue.REFERS_TO_SOMEONE
     if _LOOKS_UP.search(normalized):
         return Cue.LOOKS_UP
+    if _SPEAKS_OF_US.search(normalized):
+        return Cue.SPEAKS_OF_US
     if _is_bare_answer(normalized):
         return Cue.BARE_ANSWER
     return Cue.NONE
@@ -563,7 +575,12 @@ def _topics_co_occur(
         or not fired.isdisjoint(COMPANION_SKILLS)
         or any(skill.name in COMPANION_SKILLS for skill in kept)
         or (
-            cue in (Cue.REFERS_TO_SOMEONE, Cue.THEIR_NEWS) and any(skill.name in PEOPLE_SKILLS for skill in kept)
+            cue in (Cue.REFERS_TO_SOMEONE, Cue.THEIR_NEWS)
+            and any(skill.name in PEOPLE_SKILLS for skill in kept)
+        )
+        or (
+            cue is Cue.SPEAKS_OF_US and fired <= LEDGER_SKILLS
+            and any(skill.name in PEOPLE_SKILLS for skill in kept)
         )
     )
 

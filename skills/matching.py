@@ -131,6 +131,11 @@ SETS_ASIDE: tuple[str, ...] = (
         ("de", "do", "da", "sobre"),
     ),
     *_phrases(("nao to", "nao estou", "n to"), ("preocupado com", "preocupada com")),
+    *_phrases(("nem quero saber", "nem quero falar"), ("de", "do", "da", "dos", "das", "sobre")),
+    # What a trouble is not about ("it's not about the money", "o problema não é o dinheiro").
+    "not about the", "not about my", "not about work", "not about money", "isn't about the", "isn't about my",
+    "nao e sobre", "no es sobre", "o problema nao e o", "o problema nao e a", "el problema no es el",
+    "el problema no es la",
     *_phrases(("no quiero hablar", "no hablemos", "dejemos el tema"), ("de", "del", "sobre")),
     *_phrases(("let's park", "lets park"), ("the",)),
     *_phrases(("dejemos de lado lo",), ("de", "del")),
@@ -501,7 +506,12 @@ _RELATIVES_BODY = re.compile(
     r"(?<!\w)" + _RELATIVE + r"'s\s+([\w'-]+" + _span_words(RELATIVE_WORDS - 1) + ")"
     r"|(?<!\w)" + _RELATIVE + r"(?:\s+(?!(?:i|eu|yo)(?!\w))[\w'-]+){0,3}?\s+((?:" + "|".join(_THIRD_PERSON) + r")(?!\w)"
     + _span_words(RELATIVE_WORDS) + ")"
-    r"|([\w'-]+)\s+(?:d[ao]|of|de)\s+" + _RELATIVE + r"(?!\w)"
+    # ... also a noun with its complement ("o remédio de pressão da minha mãe"), and one of
+    # "his" or "hers" fetched or paid for ("comprei o remédio dele"; "tomei o remédio dela" is
+    # the user's body).
+    r"|([\w'-]+(?:\s+de\s+[\w'-]+)?)\s+(?:d[ao]|of|de)\s+" + _RELATIVE + r"(?!\w)"
+    r"|(?<!\w)(?:comprei|paguei|busquei|peguei|levei|comprar|pagar|buscar|pegar|levar)\s+(?:o|a|os|as)\s+"
+    r"([\w'-]+)\s+(?:dele|dela|deles|delas)(?!\w)"
     r"|(?<!\w)(?:le|les)\s+((?:duele|duelen|dolia|bajo|subio|dio|diagnosticaron|detectaron|operaron|sacaron)(?!\w)"
     + _span_words(RELATIVE_WORDS) + ")"
     r"|(?<!\w)(?:(?:" + "|".join(_PRONOUNS_OF_SOMEONE) + r")(?:\s+(?:ja|ainda|so|already|still|ya|todavia|nao|n|no|not))?\s+(?:"

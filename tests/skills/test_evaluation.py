@@ -222,13 +222,14 @@ NEW_USER_LABELLED = {"routing-dev-2.jsonl", "routing-dev-3.jsonl", "routing-dev-
      ("routing-holdout-49.jsonl", 0.975), ("routing-holdout-50.jsonl", 0.975),
      ("routing-holdout-51.jsonl", 0.92), ("routing-holdout-52.jsonl", 0.96),
      ("routing-holdout-53.jsonl", 0.93), ("routing-holdout-54.jsonl", 0.965),
-     ("routing-holdout-55.jsonl", 0.905), ("routing-holdout-56.jsonl", 0.875)]
+     ("routing-holdout-55.jsonl", 0.99), ("routing-holdout-56.jsonl", 0.94),
+     ("routing-holdout-57.jsonl", 0.775), ("routing-holdout-58.jsonl", 0.735)]
 )
 def test_the_shipped_skills_route_the_later_dev_sets_above_their_floor(name, floor):
     """All written blind (68.7%, 78.0%, 65.7%, 69.3%, 79.1%, 80.6%, 68.9%, 79.1%, 88.2%, 84.0%, 84.7%,
     86.8%, 88.8%, 78.8%, 88.7%, 87.0%, 83.8%, 73.7%, 88.0%, 97.9%, 90.7%, 82.3%, 87.5%, 84.6%, 85.0%, 86.4%, 79.0%, 80.0%, 84.7%, 80.0%, 89.0%, 80.7%, 91.3%, 77.3%, 90.6%, 75.3%, 93.3%, 86.0%, 88.1%, 82.0%, 79.6%, 78.7%, 81.6%, 83.3%, 80.5%, 84.0%, 87.8%, 82.0%, 63.9%, 76.7%, 85.7%, 87.3%, 79.0%, 86.7%, 70.2%, 79.3%, 62.5%, 84.7%, 71.7%, 84.7%, 77.9%, 78.0%, 85.6%, 88.0%, 87.6%, 86.7%, 83.3%, 90.7%, 83.6%, 85.3% and 86.5% then; holdout-7 and -8 were tuned against in the
     ninth round, holdout-9 and -10 in the tenth, holdout-11 and -12 in the eleventh, holdout-13 and -14 in the twelfth, holdout-15 and -16 in the thirteenth, holdout-17 and -18 in the fourteenth, holdout-19 and -20 in the fifteenth, holdout-21 and -22 in the sixteenth, holdout-23 and -24 in the
-    seventeenth, holdout-25 and -26 in the eighteenth, holdout-27 to -30 in the nineteenth, holdout-31 to -34 in the twentieth, holdout-35 to -38 in the twenty-first, holdout-39 and -40 in the twenty-second, holdout-41 and -42 in the twenty-third, holdout-43 and -44 in the twenty-fourth, holdout-45 to -48 in the twenty-fifth, holdout-49 to -52 in the twenty-sixth, after scoring 92.7%, 91.3%, 84.7% and 86.5% against round 25; holdout-53 and -54, written during it, 83.3% and 88.8% against round 26, in the twenty-seventh; holdout-55 and -56, written during the twenty-seventh, 90.7% and 87.9% against it and not tuned against); now tuned against, so floors
+    seventeenth, holdout-25 and -26 in the eighteenth, holdout-27 to -30 in the nineteenth, holdout-31 to -34 in the twentieth, holdout-35 to -38 in the twenty-first, holdout-39 and -40 in the twenty-second, holdout-41 and -42 in the twenty-third, holdout-43 and -44 in the twenty-fourth, holdout-45 to -48 in the twenty-fifth, holdout-49 to -52 in the twenty-sixth, after scoring 92.7%, 91.3%, 84.7% and 86.5% against round 25; holdout-53 and -54, written during it, 83.3% and 88.8% against round 26, in the twenty-seventh; holdout-55 and -56, written during the twenty-seventh, 90.7% and 87.9% against it, in the twenty-eighth; holdout-57 and -58, written during the twenty-eighth, 78.0% and 73.7% against it and not tuned against); now tuned against, so floors
     against regressions. holdout-34 labels a look-back narrowing (a turn that fires one of
     two topics kept drops the other) that the earlier sets do not, hence its low floor. dev-3, dev-6 and dev-8 label a quarrel alone relationships only, which
     now also brings the counselor, and dev-3, dev-10, dev-11 and holdout-3 label a relative in

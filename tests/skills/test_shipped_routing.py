@@ -1584,3 +1584,63 @@ def test_the_twenty_seventh_blind_rounds_classes(text, expected):
 )
 def test_round_twenty_seven_s_conversations(messages, expected):
     assert follow(*messages) == expected
+
+
+@pytest.mark.parametrize(
+    ("text", "expected"),
+    [
+        # Money in the words of a bank app; what one earned, looked up; a servant's pay is trivia.
+        ("entrei no rotativo do cartão de novo", {"finance"}),
+        ("coloquei 200 na caixinha do banco", {"finance"}),
+        ("poupei 300 esse mês", {"finance"}),
+        ("quanto eu ganhei em outubro?", {"finance"}),
+        ("qual o salário de um juiz no Brasil?", {"general"}),
+        # No sleep in Spanish; a medical test to take, not a driving or a bar exam.
+        ("anoche no pegué ojo", {"health"}),
+        ("preciso fazer um exame de vista logo", {"health"}),
+        ("vou fazer o exame de direção na sexta", {"general"}),
+        # Feelings as people say them; being shouted at in shorthand is the job's.
+        ("tô pra explodir com essa situação", {"counselor"}),
+        ("quedé asustadísima con el ruido", {"counselor"}),
+        ("the thought of it makes me sick to my stomach", {"counselor"}),
+        ("o coordenador gritou cmg hj", {"professional"}),
+        ("how should I answer 'why do you want this job' in the interview?", {"professional"}),
+        # Work: an offer to earn more, a group selection exercise, a new role.
+        ("recebi uma proposta pra ganhar o dobro", {"professional"}),
+        ("amanhã tenho dinâmica de grupo numa empresa", {"professional"}),
+        ("I start my new role on Monday", {"professional"}),
+        # Faith: a parish, a retreat.
+        ("a paróquia vai fazer bingo sábado", {"spiritual"}),
+        ("thinking of going on a church retreat", {"spiritual"}),
+        # Set aside: what a trouble is not about.
+        ("nem quero saber de trabalho hoje, só quero chorar", {"counselor"}),
+        ("it's not about the money, I just feel alone", {"counselor"}),
+        ("o problema não é o salário, é que eu me sinto inútil", {"counselor"}),
+        # A close one's medicine, said with a complement or by "his"/"hers", is theirs.
+        ("paguei o remédio de diabetes da minha avó, 120 reais", {"finance", "relationships"}),
+        ("paguei o remédio dele, 45 reais", {"finance"}),
+        # Controls: the user's own exam and medicine.
+        ("vou fazer exame de sangue amanhã", {"health"}),
+        ("esqueci de tomar meu remédio de pressão", {"health"}),
+    ],
+)
+def test_the_twenty_eighth_blind_rounds_classes(text, expected):
+    assert route(text, CHRISTIAN) == expected
+
+
+@pytest.mark.parametrize(
+    ("messages", "expected"),
+    [
+        # What "we" do while a close one is spoken of is theirs too.
+        (("eu e minha esposa vamos morar juntos", "o aluguel é 1800 e a gente divide"),
+         [{"relationships"}, {"finance", "relationships"}]),
+        (("my boyfriend is moving in next month", "we'll split the rent 50/50"),
+         [{"relationships"}, {"finance", "relationships"}]),
+        # A figure of money looked up in the gerund asks finance alone.
+        (("fui promovida!", "quanto eu tô gastando de mercado por mês?"), [{"professional"}, {"finance"}]),
+        # Control: "we" with no close one kept starts afresh.
+        (("dormi mal", "we spent 300 on dinner"), [{"health"}, {"finance"}]),
+    ],
+)
+def test_round_twenty_eight_s_conversations(messages, expected):
+    assert follow(*messages) == expected
