@@ -49,11 +49,18 @@ d. fires a domain while a companion skill is still active: the feeling stays wit
    nervoso" then "quanto eu gastei de gasolina essa semana?" is finance alone, unless it
    opens with a conjunction or refers back (b) ("e quanto gastei com isso?"). A look-up
    that fires nothing keeps the domains kept without the feeling ("tô ansiosa", "as
-   parcelas tão atrasadas", then "quanto q eu devo no total?" is finance); or
+   parcelas tão atrasadas", then "quanto q eu devo no total?" is finance), and without a
+   close one ("minha esposa quer mexer no tesouro" then "quanto rendeu?" is finance); or
 e. speaks of someone already spoken of by a pronoun (:data:`REFERS_TO_SOMEONE`: "ele",
    "dela", "she", "ella") while a people skill is kept
    (:data:`~skills.domain.PEOPLE_SKILLS`): "minha vó opera amanhã" then "queria fazer uma
-   oração por ela" is relationships and spiritual.
+   oração por ela" is relationships and spiritual; or, firing money alone as "ours" or as an
+   amount with no word of the user's own, spends it with or for a close one kept ("minha irmã
+   vai casar em maio" then "o vestido custou 600 reais" is finance and relationships; "paguei a
+   luz" is the user's own bill).
+
+The weather is small talk (``_SMALL_TALK``): like a question about the world, it keeps nothing
+("paguei o condomínio" then "nossa, que calor hoje" is general).
 
 News of a close one (rule g) told by a pronoun, with no word of the user's own, while a
 people skill is kept, is theirs: "minha mãe vai operar a vesícula" then "ela tá tranquila, o
@@ -120,14 +127,6 @@ REFERS_TO_SOMEONE: tuple[str, ...] = (
     "ele", "ela", "eles", "elas", "dele", "dela", "deles", "delas", "nele", "nela",
     "he", "she", "him", "her", "ella", "ellas", "ellos",
 )
-# The user and a close one paying together ("el piso cuesta 950 y lo pagamos a medias", "we split
-# the rent", "a gente divide as contas"): while a people skill is kept, money "we" spend is
-# theirs too (rule e). "nossa" is left out (an exclamation), "nos" (also "in the"), "vamos"
-# ("let's") and the "-imos" of adjectives ("últimos", "próximos") too.
-_SPEAKS_OF_US = re.compile(
-    r"(?<!\w)(?:a gente|we|we're|we've|weve|we'll|we'd|our|nosso|nossos|nosotros|nosotras|nuestro|nuestra|nuestros|"
-    r"nuestras|(?!(?:vamos|gramos|tramos|ramos|extremos|supremos)(?!\w))[a-z]{2,}(?:amos|emos))(?!\w)"
-)
 # Phrases announcing a new subject: the message replaces the skills kept by inertia.
 CHANGES_TOPIC: tuple[str, ...] = (
     "mudando de assunto", "mudando um pouco de assunto", "trocando de assunto",
@@ -192,6 +191,9 @@ LOOKS_UP: tuple[str, ...] = (
     "quanto eu to devendo", "quanto estou devendo", "quanto eu devo no", "quanto devo no", "quanto devo de",
     "quanto devo ao", "how much do i owe", "cuanto debo", "cuanto le debo", "qual o valor da minha",
     "qual o valor do meu",
+    # What an investment yielded, what bills are due ("quanto rendeu meu tesouro?").
+    "quanto rendeu", "quanto rende", "quanto tem aplicado", "quanto tenho aplicado", "cuanto rindio",
+    "cuanto rinde", "quais outras contas", "quais contas vencem", "que cuentas vencen", "what bills are due",
 )
 
 
@@ -222,6 +224,8 @@ OPENS_NEW_TOPIC: tuple[str, ...] = ("outra coisa", "otra cosa", "another thing",
 
 _REFERS_BACK = _phrases_regex(REFERS_BACK)
 _REFERS_TO_SOMEONE = _phrases_regex(REFERS_TO_SOMEONE)
+# Spanish "he" before a participle is "I have" ("¿cuánto he gastado?"), not English "he".
+_SPANISH_HE = re.compile(r"(?<!\w)he\s+(?=[a-z]+(?:ado|ido)(?!\w))")
 _THIS_TIME_FRAME = _phrases_regex(THIS_TIME_FRAME)
 _THAT_INTRODUCES = _phrases_regex(THAT_INTRODUCES)
 _OPENS_NEW_TOPIC = re.compile(
@@ -291,6 +295,27 @@ _LEISURE_SUGGESTIONS = re.compile(
     r"recomendaciones|sugerencia|sugerencias)\W+(?:de|para)\W+(?:um\W+|uma\W+|un\W+|una\W+)?(?:filme|filmes|"
     r"serie|series|livro|livros|musica|musicas|podcast|pelicula|peliculas|libro|libros|anime|novela|novelas|jogo|jogos)(?!\w)"
 )
+# The weather, small talk of the world ("que calor que tá fazendo hoje", "vc acha que chove no
+# fds?", "is it going to rain tomorrow?"), naming no one: when it fires nothing, inertia keeps
+# nothing for it. A topic fired in the same message answers as ever ("que calor, não aguento
+# mais"), and "vai chover no dia que ela chega" goes on about her ("frio na barriga", "chover no
+# molhado" are idioms of other things).
+_SMALL_TALK = re.compile(
+    _phrases_regex((
+        "que calor", "que frio", "calor de rachar", "frio de rachar", "vai chover", "chove no", "chove hoje",
+        "chove amanha", "chover no", "chover hoje", "chover amanha", "will it rain", "is it going to rain",
+        "gonna rain", "so hot today", "so cold today", "va a llover", "que calor hace", "que frio hace",
+        "hace un calor", "hace un frio", "llueve manana",
+    )).pattern
+    + r"(?!\s+(?:na barriga|no molhado|en la panza))"
+)
+# The user and someone together ("el piso cuesta 950 y lo pagamos a medias", "we split the
+# rent", "a gente divide"). "nossa" is left out (an exclamation), "nos" (also "in the"), "vamos"
+# ("let's") and "-imos" adjectives ("últimos", "próximos").
+_SPEAKS_OF_US = re.compile(
+    r"(?<!\w)(?:a gente|we|we're|we've|weve|we'll|we'd|our|nosso|nossos|nosotros|nosotras|nuestro|nuestra|"
+    r"nuestros|nuestras|(?!(?:vamos|gramos|tramos|ramos|extremos|supremos)(?!\w))[a-z]{2,}(?:amos|emos))(?!\w)"
+)
 # A joke or a riddle asked for ("me conta uma piada?", "tell me a dad joke", "cuéntame un
 # chiste"): the "me" of the request is no word of the user's own life.
 _ASKS_FOR_A_JOKE = re.compile(
@@ -328,6 +353,24 @@ _I_DID_PT = re.compile(
 )
 
 
+# An amount stated ("custou 600", "$280", "950 al mes").
+_AN_AMOUNT = re.compile(r"\d")
+# Spanish money verbs in the first person of the past, which fold into other words' shape
+# ("pagué la luz", "gasté 200").
+_I_PAID_ES = _phrases_regex(("pague", "gaste", "compre", "recibi", "cobre", "transferi", "deposite", "saque", "ahorre"))
+
+
+def _of_the_user(normalized: str) -> bool:
+    """Whether ``normalized`` holds a word or a verb by which it speaks of the user ("meu",
+    "I", "paguei", "tengo")."""
+    return bool(
+        _OF_ONESELF.search(normalized)
+        or _I_DO.search(normalized)
+        or _I_DID_PT.search(normalized)
+        or _I_PAID_ES.search(normalized)
+    )
+
+
 def _is_their_news(normalized: str) -> bool:
     """Whether ``normalized``, speaking of a close one, holds no word or verb of the user's
     own (rule g)."""
@@ -352,7 +395,8 @@ class Cue(Enum):
     LOOKS_UP = "looks_up"
     REFERS_TO_SOMEONE = "refers_to_someone"
     THEIR_NEWS = "their_news"
-    SPEAKS_OF_US = "speaks_of_us"
+    SMALL_TALK = "small_talk"
+    SHARED_COST = "shared_cost"
     BARE_ANSWER = "bare_answer"
 
 
@@ -367,6 +411,8 @@ def topic_cue(text: str) -> Cue:
     the user's own and none referring back: "ah, e quantos ml tem uma xícara?" is trivia,
     "e quantos dias eu tenho de férias?" and "quantos reais tem nisso?" are not. Asking
     for a film, a book or a song to enjoy counts the same ("can you suggest a good movie?").
+    The weather, naming no one, is small talk; an amount stated as "ours", or with no word of
+    the user's own ("o vestido custou 600"), may be a close one's cost (``SHARED_COST``).
     """
     normalized = normalize(text)
     if (
@@ -387,14 +433,16 @@ def topic_cue(text: str) -> Cue:
         return Cue.ABOUT_THE_WORLD
     if refers_back or _CONTINUES.search(normalized):
         return Cue.REFERS_BACK
-    if _REFERS_TO_SOMEONE.search(normalized):
+    if _REFERS_TO_SOMEONE.search(_SPANISH_HE.sub(" ", normalized)):
         return Cue.THEIR_NEWS if _is_their_news(normalized) else Cue.REFERS_TO_SOMEONE
     if _LOOKS_UP.search(normalized):
         return Cue.LOOKS_UP
-    if _SPEAKS_OF_US.search(normalized):
-        return Cue.SPEAKS_OF_US
+    if _SMALL_TALK.search(normalized) and not _OF_ONESELF.search(_EXCLAIMED.sub("", normalized)):
+        return Cue.SMALL_TALK
     if _is_bare_answer(normalized):
         return Cue.BARE_ANSWER
+    if _SPEAKS_OF_US.search(normalized) or (_AN_AMOUNT.search(normalized) and not _of_the_user(normalized)):
+        return Cue.SHARED_COST
     return Cue.NONE
 
 
@@ -490,7 +538,7 @@ def decide(
         return _detection(by_priority(forced), "explicit", matched, now)
     kept = (
         ()
-        if cue in (Cue.CHANGES_TOPIC, Cue.ABOUT_THE_WORLD)
+        if cue in (Cue.CHANGES_TOPIC, Cue.ABOUT_THE_WORLD) or (cue is Cue.SMALL_TALK and not triggered)
         else _kept_by_inertia(state, allowed, inertia_messages, set_aside)
     )
     if (
@@ -512,10 +560,12 @@ def decide(
             return _detection(by_priority({*kept, *triggered}), "combined", matched, now)
         return _detection(by_priority(triggered), "trigger", matched, now)
 
-    if kept and cue is Cue.LOOKS_UP and any(skill.name not in COMPANION_SKILLS for skill in kept):
-        # A figure looked up is the records' own, not the feeling's, even in words no pattern
-        # knows ("tô ansiosa", "as parcelas tão atrasadas", then "quanto q eu devo no total?").
-        kept = tuple(skill for skill in kept if skill.name not in COMPANION_SKILLS)
+    asides = COMPANION_SKILLS | PEOPLE_SKILLS
+    if kept and cue is Cue.LOOKS_UP and any(skill.name not in asides for skill in kept):
+        # A figure looked up is the records' own, not the feeling's nor a close one's, even in
+        # words no pattern knows ("tô ansiosa", "as parcelas tão atrasadas", then "quanto q eu
+        # devo no total?"; "minha esposa quer mexer no tesouro", then "quanto rendeu?").
+        kept = tuple(skill for skill in kept if skill.name not in asides)
     if kept:
         return Decision(
             active=kept,
@@ -578,8 +628,13 @@ def _topics_co_occur(
             cue in (Cue.REFERS_TO_SOMEONE, Cue.THEIR_NEWS)
             and any(skill.name in PEOPLE_SKILLS for skill in kept)
         )
+        # An amount spent while a close one is spoken of, as "ours" or with no word of the user's
+        # own, is spent with or for them ("mi novio y yo nos vamos a vivir juntos", then "el piso cuesta
+        # 950 y lo pagamos a medias"; "my sister is getting married", then "the dress alone is
+        # $280"); "paguei a luz" is the user's own bill.
         or (
-            cue is Cue.SPEAKS_OF_US and fired <= LEDGER_SKILLS
+            cue is Cue.SHARED_COST
+            and fired <= LEDGER_SKILLS
             and any(skill.name in PEOPLE_SKILLS for skill in kept)
         )
     )

@@ -138,7 +138,7 @@ SETS_ASIDE: tuple[str, ...] = (
     "el problema no es la",
     *_phrases(("no quiero hablar", "no hablemos", "dejemos el tema"), ("de", "del", "sobre")),
     *_phrases(("let's park", "lets park"), ("the",)),
-    *_phrases(("dejemos de lado lo",), ("de", "del")),
+    *_phrases(("dejemos de lado lo", "dejando de lado lo"), ("de", "del")),
     "nao quero falar nem", "no quiero hablar ni", "don't want to talk about either",
     # Not wanting to think of it, or rather not talking about it. The dread idioms "não quero
     # nem pensar", "no quiero ni pensar", "don't even want to think" and "no me hables de"
@@ -239,7 +239,7 @@ ABOUT_THE_WORLD: tuple[str, ...] = (
     # é essa tal de taxa Selic?"). A bare "em que ano" or "qual a distância" is left out: "em
     # que ano eu tomei a vacina?", "qual a distância ideal pra eu correr?" are the user's own.
     "em que ano foi", "em que ano o", "em que ano a", "en que ano fue", "en que ano se", "en que ano llego",
-    "em que ano inauguraram", "em que ano construiram", "em que ano acabou", "em que ano comecou",
+    "em que ano inauguraram", "em que ano construiram", "em que ano ficou", "em que ano acabou", "em que ano comecou",
     "quantos km da de", "qual a distancia entre", "qual e a distancia entre", "qual a distancia de uma",
     "qual e a distancia de uma", "how many miles from", "how many miles is it from", "cuantos kilometros hay",
     "qual a temperatura da agua", "qual a temperatura media", "what does the word", "o que e essa tal de",
@@ -455,7 +455,7 @@ _THIRD_PERSON = (
     "ta", "esta", "estava", "foi", "vai", "fez", "teve", "tem", "anda", "ficou", "segue", "continua",
     "passou", "comecou", "precisa", "acordou", "quebrou", "machucou", "caiu", "ama", "adora", "gosta", "odeia",
     "entrou", "quer", "faz", "fara", "opera", "operou", "sente", "sentiu", "sofre", "sofreu", "toma", "tomou",
-    "internou", "piorou", "melhorou", "pegou", "saiu", "sale", "salio", "salga",
+    "internou", "piorou", "melhorou", "pegou", "saiu", "sale", "salio", "salga", "recebeu", "recibio", "received",
     # What happens in their work ("meu primo arrumou emprego", "meu filho presta ENEM").
     "arrumou", "conseguiu", "perdeu", "descobriu", "presta", "trabalha", "comeca", "largou", "mudou",
     "is", "was", "has", "had", "got", "goes", "went", "needs", "broke", "fell", "keeps", "loves", "likes", "hates",
@@ -512,6 +512,10 @@ _RELATIVES_BODY = re.compile(
     r"|([\w'-]+(?:\s+de\s+[\w'-]+)?)\s+(?:d[ao]|of|de)\s+" + _RELATIVE + r"(?!\w)"
     r"|(?<!\w)(?:comprei|paguei|busquei|peguei|levei|comprar|pagar|buscar|pegar|levar)\s+(?:o|a|os|as)\s+"
     r"([\w'-]+)\s+(?:dele|dela|deles|delas)(?!\w)"
+    # ... or bought for them ("comprei dipirona e um xarope pra ela", "bought cough syrup for him").
+    r"|(?<!\w)(?:comprei|busquei|peguei|bought|picked up|compre)\s+((?:[\w'-]+\s+){0,5}?[\w'-]+)\s+"
+    r"(?:pra|para|pro|for)\s+(?:ela|ele|elas|eles|her|him|them|ella|el)(?!\w)"
+    r"(?!.*(?:pra mim|para mim|for me|myself|tomei|took one|tome uno))"
     r"|(?<!\w)(?:le|les)\s+((?:duele|duelen|dolia|bajo|subio|dio|diagnosticaron|detectaron|operaron|sacaron)(?!\w)"
     + _span_words(RELATIVE_WORDS) + ")"
     r"|(?<!\w)(?:(?:" + "|".join(_PRONOUNS_OF_SOMEONE) + r")(?:\s+(?:ja|ainda|so|already|still|ya|todavia|nao|n|no|not))?\s+(?:"
@@ -560,6 +564,8 @@ _PUTS_OFF = re.compile(
     r"(?:esquece|esqueca|forget|olvida|olvidate de|deixa|deixe|dejemos|deja|leave|let's leave|lets leave)"
     r"(\W+(?:o|a|os|as|esse|essa|esses|essas|the|that|this|el|la|los|las|lo de)(?:\W+[\w'-]+){1,3}?)\W+"
     r"(?:por enquanto|por ora|pra la|de lado|for now|aside|por ahora|por el momento)(?!\w)"
+    # "deixando a dieta de lado, ..." puts it off before a comma; without one it is neglect.
+    r"|(?:deixando|dejando)(\W+(?:o|a|os|as|el|la|los|las|lo de)(?:\W+[\w'-]+){1,3}?)\W+de lado\s*,"
     r"|(?:never mind|nevermind|forget about|forget)((?:\W+(?:the|about|all|that|my))+(?:\W+[\w'-]+){1,3}?)\s*[,.;:!-]"
     r")"
 )

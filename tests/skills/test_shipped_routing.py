@@ -1644,3 +1644,70 @@ def test_the_twenty_eighth_blind_rounds_classes(text, expected):
 )
 def test_round_twenty_eight_s_conversations(messages, expected):
     assert follow(*messages) == expected
+
+
+@pytest.mark.parametrize(
+    ("text", "expected"),
+    [
+        # The body as people say it; leg day; hardly eating.
+        ("acordei com a pressão alta hoje", {"health"}),
+        ("tive um pequeno sangramento depois do exame", {"health"}),
+        ("fiz perna ontem e hoje nem ando", {"health"}),
+        ("I keep skipping meals at work", {"health", "professional"}),
+        # A pediatrician is a child's; a ride for an app is no run.
+        ("preciso marcar pediatra pra minha filha", {"relationships"}),
+        ("rodo de uber à noite, compensa mais?", {"professional"}),
+        # Quitting, pricing one's work, selling to order, a venture, Spanish public exams.
+        ("acho que vou pedir as contas semana que vem", {"professional"}),
+        ("faço bolo por encomenda, como divulgar?", {"professional"}),
+        ("estoy preparando oposiciones para profesora", {"professional"}),
+        # Money: splitting a bill, a deposit, school fees in Mexico; a pay kept the same at work.
+        ("bora rachar a pizza, 40 pra cada", {"finance"}),
+        ("la colegiatura de mi hijo subió otra vez", {"finance", "relationships"}),
+        ("mi jefe me pidió más horas por el mismo sueldo", {"professional"}),
+        # Feelings as people say them; a soul that breaks is no faith.
+        ("me sinto travada, não sei nem o que sentir", {"counselor"}),
+        ("I feel stuck in life", {"counselor"}),
+        ("me parte el alma verla llorar", {"counselor"}),
+        # Devotion; a year asked about a thing of the world; news read is still the user's topic.
+        ("I do puja every morning", {"spiritual"}),
+        ("li uma matéria sobre ansiedade e me identifiquei", {"counselor"}),
+        ("em que ano ficou pronta a ponte Rio-Niterói?", {"general"}),
+        # A close one's diagnosis received, medicine bought for them: theirs.
+        ("minha tia recebeu o diagnóstico de diabetes", {"relationships"}),
+        ("comprei um xarope pra ele, deu 30 reais", {"finance"}),
+        # Controls: the user's own diagnosis; "calor de rachar" is the weather.
+        ("recebi o diagnóstico de gastrite", {"health"}),
+        ("tá um frio de rachar hoje", {"general"}),
+    ],
+)
+def test_the_twenty_ninth_blind_rounds_classes(text, expected):
+    assert route(text, CHRISTIAN) == expected
+
+
+@pytest.mark.parametrize(
+    ("messages", "expected"),
+    [
+        # Money spent while a close one is spoken of is spent with or for them.
+        (("minha irmã vai casar em maio", "o vestido de madrinha custou 600 reais"),
+         [{"relationships"}, {"finance", "relationships"}]),
+        (("my girlfriend and I are moving in together", "the deposit is $2,000"),
+         [{"relationships"}, {"finance", "relationships"}]),
+        # A look-up that fires nothing asks the records alone, without the close one.
+        (("meu marido quer sacar a poupança", "quanto rendeu no último ano?"),
+         [{"finance", "relationships"}, {"finance"}]),
+        # The weather is small talk: nothing kept.
+        (("paguei o condomínio, 700", "nossa, que calor hoje hein"), [{"finance"}, {"general"}]),
+        # Spanish "he gastado" is "I have spent", not "he".
+        (("mi papá está internado", "estoy muy preocupada", "¿cuánto he gastado en taxis esta semana?"),
+         [{"relationships"}, {"counselor", "relationships"}, {"finance"}]),
+        # Controls: a new domain other than money after a close one starts afresh, and so does the
+        # user's own bill; the weather with more to say keeps the topic.
+        (("minha mãe vem me visitar amanhã", "fiz 40 minutos de esteira hoje"), [{"relationships"}, {"health"}]),
+        (("mi mamá está de visita", "pagué la luz, vino carísima"), [{"relationships"}, {"finance"}]),
+        (("amanhã é o niver da minha filha", "vai chover no dia da festa dela?"),
+         [{"relationships"}, {"relationships"}]),
+    ],
+)
+def test_round_twenty_nine_s_conversations(messages, expected):
+    assert follow(*messages) == expected
