@@ -50,7 +50,9 @@ d. fires a domain while a companion skill is still active: the feeling stays wit
    opens with a conjunction or refers back (b) ("e quanto gastei com isso?"). A look-up
    that fires nothing keeps the domains kept without the feeling ("tô ansiosa", "as
    parcelas tão atrasadas", then "quanto q eu devo no total?" is finance), and without a
-   close one ("minha esposa quer mexer no tesouro" then "quanto rendeu?" is finance); or
+   close one ("minha esposa quer mexer no tesouro" then "quanto rendeu?" is finance). A sum
+   looked up is the ledger's, not the work it was earned from (:data:`EARNED_FROM`: "quanto
+   eu recebi de freela esse ano?" is finance); or
 e. speaks of someone already spoken of by a pronoun (:data:`REFERS_TO_SOMEONE`: "ele",
    "dela", "she", "ella") while a people skill is kept
    (:data:`~skills.domain.PEOPLE_SKILLS`): "minha vó opera amanhã" then "queria fazer uma
@@ -104,6 +106,8 @@ from skills.domain import COMPANION_SKILLS, FALLBACK_SKILL, LEDGER_SKILLS, OWN_L
 from skills.matching import LEDGER_AMOUNT, opens_about_the_world, puts_off
 
 DEFAULT_INERTIA_MESSAGES = 5
+# Where money is earned: a sum looked up is the ledger's, not this skill's (rule d).
+EARNED_FROM: frozenset[str] = frozenset({"professional"})
 
 # Whole words or phrases (normalized: no accents, lowercase) by which a message ties
 # itself to what was said before (Portuguese, English, Spanish). Demonstratives that
@@ -194,6 +198,7 @@ LOOKS_UP: tuple[str, ...] = (
     # What an investment yielded, what bills are due ("quanto rendeu meu tesouro?").
     "quanto rendeu", "quanto rende", "quanto tem aplicado", "quanto tenho aplicado", "cuanto rindio",
     "cuanto rinde", "quais outras contas", "quais contas vencem", "que cuentas vencen", "what bills are due",
+    "quanto ta a fatura", "quanto esta a fatura", "quanto veio a fatura", "quanto ta minha fatura",
 )
 
 
@@ -555,6 +560,10 @@ def decide(
         triggered = []  # an amount with no sign goes on with the topic kept ("me pesei", "deu 72,45")
     if triggered and kept and cue is Cue.THEIR_NEWS and _told_of_them(triggered, kept):
         triggered = []  # rule g: the body or the work named is the close one's
+    if cue is Cue.LOOKS_UP and any(skill.name in LEDGER_SKILLS for skill in triggered):
+        # A sum looked up is the ledger's, not the work it was earned from ("quanto eu recebi de
+        # freela esse ano?" is finance); what it was spent on stays ("quanto gastei na academia?").
+        triggered = [skill for skill in triggered if skill.name not in EARNED_FROM]
     if triggered:
         if kept and _topics_co_occur(triggered, kept, cue):
             return _detection(by_priority({*kept, *triggered}), "combined", matched, now)

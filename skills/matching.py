@@ -121,7 +121,7 @@ SETS_ASIDE: tuple[str, ...] = (
          "dont ask me", "stop asking me", "stop talking"),
         ("about",),
     ),
-    "stop bringing up", "stop mentioning", "don't mention", "dont mention",
+    "stop bringing up", "stop mentioning", "don't mention", "dont mention", "not looking for",
     *_phrases(("esquece", "esqueca", "deixa pra la", "forget"), ("o", "a", "os", "as", "about", "the")),
     "not in the mood to talk about", "not in the mood for", "no quiero consejos",
     # Abbreviated, and "num" as "não" is said in Minas and the Northeast.

@@ -1711,3 +1711,49 @@ def test_the_twenty_ninth_blind_rounds_classes(text, expected):
 )
 def test_round_twenty_nine_s_conversations(messages, expected):
     assert follow(*messages) == expected
+
+
+@pytest.mark.parametrize(
+    ("text", "expected"),
+    [
+        # A phone bill by its carrier; trying for a baby; a late period.
+        ("a conta da vivo veio um absurdo", {"finance"}),
+        ("estamos tentando engravidar faz 6 meses", {"health"}),
+        ("my period is late again, should I worry?", {"health"}),
+        # Driving for a living, a small shop, switching careers; a child's team is no job.
+        ("sou taxista há 20 anos", {"professional"}),
+        ("I drive for Uber on weekends", {"professional"}),
+        ("I run a small flower shop, how do I price arrangements?", {"finance", "professional"}),
+        ("my son made the soccer team!", {"relationships"}),
+        # "Tô um caco" over a close one, anger in Gaúcho, worn out by caring, not knowing how to tell.
+        ("minha vó piorou e eu tô um caco", {"counselor", "relationships"}),
+        ("bah, tô de cara com meu chefe", {"counselor", "professional"}),
+        ("cuidar do meu pai tá me esgotando", {"counselor", "relationships"}),
+        ("não sei como vou contar pros meus pais que reprovei", {"counselor", "relationships"}),
+        # A gift bought as such; an errand at the pharmacy.
+        ("le compré unos aretes de regalo a mi mamá", {"finance", "relationships"}),
+        ("passei na farmácia pra comprar fralda", {"finance"}),
+        # Set aside: what the user is not looking for.
+        ("not looking for diet tips, I just need to vent about my day", {"counselor"}),
+        # Controls: a sermon that moves one is faith's; a choice of work weighed is a dilemma.
+        ("a pregação de hoje mexeu comigo", {"spiritual"}),
+        ("I can't tell whether to take the job in Austin", {"counselor", "professional"}),
+    ],
+)
+def test_the_thirtieth_blind_rounds_classes(text, expected):
+    assert route(text, CHRISTIAN) == expected
+
+
+@pytest.mark.parametrize(
+    ("messages", "expected"),
+    [
+        # A sum looked up is the ledger's, whatever it was earned from or spent on.
+        (("peguei um freela de tradução", "quanto eu recebi de freela esse ano?"), [{"professional"}, {"finance"}]),
+        # A bill looked up after a feeling asks finance alone.
+        (("tô nervosa com as contas", "quanto tá a fatura desse mês?"), [{"counselor", "finance"}, {"finance"}]),
+        # Control: what the sum was spent on stays.
+        (("voltei pra academia", "quanto gastei na academia esse mês?"), [{"health"}, {"finance", "health"}]),
+    ],
+)
+def test_round_thirty_s_conversations(messages, expected):
+    assert follow(*messages) == expected
