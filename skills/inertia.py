@@ -61,8 +61,8 @@ e. speaks of someone already spoken of by a pronoun (:data:`REFERS_TO_SOMEONE`: 
    vai casar em maio" then "o vestido custou 600 reais" is finance and relationships; "paguei a
    luz" is the user's own bill).
 
-The weather is small talk (``_SMALL_TALK``): like a question about the world, it keeps nothing
-("paguei o condomínio" then "nossa, que calor hoje" is general).
+The weather is small talk (``_SMALL_TALK``): naming no one and firing nothing, it keeps nothing,
+like a question about the world ("paguei o condomínio" then "nossa, que calor hoje" is general).
 
 News of a close one (rule g) told by a pronoun, with no word of the user's own, while a
 people skill is kept, is theirs: "minha mãe vai operar a vesícula" then "ela tá tranquila, o
@@ -108,6 +108,8 @@ from skills.matching import LEDGER_AMOUNT, opens_about_the_world, puts_off
 DEFAULT_INERTIA_MESSAGES = 5
 # Where money is earned: a sum looked up is the ledger's, not this skill's (rule d).
 EARNED_FROM: frozenset[str] = frozenset({"professional"})
+# What a look-up that fires nothing leaves behind: the feeling and the close one (rule d).
+_NOT_LOOKED_UP: frozenset[str] = COMPANION_SKILLS | PEOPLE_SKILLS
 
 # Whole words or phrases (normalized: no accents, lowercase) by which a message ties
 # itself to what was said before (Portuguese, English, Spanish). Demonstratives that
@@ -569,12 +571,11 @@ def decide(
             return _detection(by_priority({*kept, *triggered}), "combined", matched, now)
         return _detection(by_priority(triggered), "trigger", matched, now)
 
-    asides = COMPANION_SKILLS | PEOPLE_SKILLS
-    if kept and cue is Cue.LOOKS_UP and any(skill.name not in asides for skill in kept):
+    if kept and cue is Cue.LOOKS_UP and any(skill.name not in _NOT_LOOKED_UP for skill in kept):
         # A figure looked up is the records' own, not the feeling's nor a close one's, even in
         # words no pattern knows ("tô ansiosa", "as parcelas tão atrasadas", then "quanto q eu
         # devo no total?"; "minha esposa quer mexer no tesouro", then "quanto rendeu?").
-        kept = tuple(skill for skill in kept if skill.name not in asides)
+        kept = tuple(skill for skill in kept if skill.name not in _NOT_LOOKED_UP)
     if kept:
         return Decision(
             active=kept,
