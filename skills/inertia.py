@@ -186,6 +186,11 @@ LOOKS_UP: tuple[str, ...] = (
     "quantas horas eu dormi", "quantas horas dormi", "qnts horas dormi", "qntas horas dormi", "qnts horas eu dormi",
     "qtas horas eu dormi", "qtas horas dormi",
     "quanto sobrou", "qnto sobrou", "qnt gastei", "qnto gastei", "qto gastei", "quanto caiu", "qnto caiu",
+    # Where the money went, what is left ("¿en qué gasté más este mes?", "what's left in my budget?").
+    "en que gaste", "en que mas gaste", "en que he gastado", "com o que eu mais gastei", "com o que mais gastei",
+    "com o que eu gastei", "com o que gastei", "onde eu mais gastei", "onde mais gastei", "what did i spend the most on",
+    "what did i spend most on", "what's left in my", "whats left in my", "what is left in my", "how much is left",
+    "how much do i have left", "cuanto me sobra",
     # A total and a streak looked up ("qual o total das minhas dívidas?", "quantos dias fiquei
     # sem fumar da última vez?").
     "qual o total", "qual e o total", "what's the total", "whats the total", "cual es el total", "cual es mi total",
@@ -302,6 +307,19 @@ _LEISURE_SUGGESTIONS = re.compile(
     r"recomendaciones|sugerencia|sugerencias)\W+(?:de|para)\W+(?:um\W+|uma\W+|un\W+|una\W+)?(?:filme|filmes|"
     r"serie|series|livro|livros|musica|musicas|podcast|pelicula|peliculas|libro|libros|anime|novela|novelas|jogo|jogos)(?!\w)"
 )
+# A recipe asked for starts afresh like leisure ("me passa uma receita de brigadeiro?", "what's a
+# good apple pie recipe?"), not a prescription ("receita de remédio", "receta de lentes") nor
+# revenue ("receita de 5 mil", "receita de vendas").
+_ASKS_FOR_A_RECIPE = re.compile(
+    r"(?<!\w)recipes?(?!\s+for\s+(?:disaster|success|trouble))(?!\w)"
+    # Asked for ("me passa uma receita de...", "¿me pasas una receta de...?"), not an idiom ("não
+    # existe receita de bolo") nor a figure ("a receita de março foi 8 mil").
+    r"|(?<!\w)(?:me passa|passa|me manda|manda|tem|sabe|conhece|me da|me de|me ensina|ensina|quero|queria|pasame|"
+    r"me pasas|dame|tienes|sabes|me ensenas|quiero|queria)\s+(?:uma\s+|alguma\s+|una\s+|alguna\s+|a\s+)?"
+    r"(?:receita|receitinha|receta|recetita)\s+(?:de|pra|para)\s+"
+    r"(?!(?:\d|remedio|remedios|oculos|lente|lentes|medicamento|medicamentos|antibiotico|controle|controlado|controlada|"
+    r"renovar|comprar|venda|vendas|ventas|servico|servicos)(?!\w))"
+)
 # The weather, small talk of the world ("que calor que tá fazendo hoje", "vc acha que chove no
 # fds?", "is it going to rain tomorrow?"), naming no one: when it fires nothing, inertia keeps
 # nothing for it. A topic fired in the same message answers as ever ("que calor, não aguento
@@ -313,8 +331,10 @@ _SMALL_TALK = re.compile(
         "chove amanha", "chover no", "chover hoje", "chover amanha", "will it rain", "is it going to rain",
         "gonna rain", "so hot today", "so cold today", "va a llover", "que calor hace", "que frio hace",
         "hace un calor", "hace un frio", "llueve manana",
+        # As typed ("aff q calor hj"), and fair weather ("qué buen clima hace hoy").
+        "q calor", "q frio", "que calorao", "que buen clima", "buen clima hace", "hace buen tiempo", "nice weather",
     )).pattern
-    + r"(?!\s+(?:na barriga|no molhado|en la panza))"
+    + r"(?!\s+(?:na barriga|no molhado|en la panza|na espinha))"
 )
 # The user and someone together ("el piso cuesta 950 y lo pagamos a medias", "we split the
 # rent", "a gente divide"). "nossa" is left out (an exclamation), "nos" (also "in the"), "vamos"
@@ -436,6 +456,8 @@ def topic_cue(text: str) -> Cue:
         or _ASKS_FOR_LEISURE.search(normalized)
         or _LEISURE_SUGGESTIONS.search(normalized)
         or _ASKS_FOR_A_JOKE.search(normalized)
+        # A recipe for someone spoken of goes on about them ("uma receita sem sal pra ele").
+        or (_ASKS_FOR_A_RECIPE.search(normalized) and not _REFERS_TO_SOMEONE.search(_SPANISH_HE.sub(" ", normalized)))
     ):
         return Cue.ABOUT_THE_WORLD
     if refers_back or _CONTINUES.search(normalized):
@@ -564,7 +586,8 @@ def decide(
         triggered = []  # rule g: the body or the work named is the close one's
     if cue is Cue.LOOKS_UP and any(skill.name in LEDGER_SKILLS for skill in triggered):
         # A sum looked up is the ledger's, not the work it was earned from ("quanto eu recebi de
-        # freela esse ano?" is finance); what it was spent on stays ("quanto gastei na academia?").
+        # freela esse ano?" is finance); what it was spent on is the ledger's category, read by no
+        # skill of the body (skills.matching: "quanto gastei na academia?" is finance).
         triggered = [skill for skill in triggered if skill.name not in EARNED_FROM]
     if triggered:
         if kept and _topics_co_occur(triggered, kept, cue):

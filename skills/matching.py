@@ -133,7 +133,7 @@ SETS_ASIDE: tuple[str, ...] = (
     *_phrases(("nao to", "nao estou", "n to"), ("preocupado com", "preocupada com")),
     *_phrases(("nem quero saber", "nem quero falar"), ("de", "do", "da", "dos", "das", "sobre")),
     # What a trouble is not about ("it's not about the money", "o problema não é o dinheiro").
-    "not about the", "not about my", "not about work", "not about money", "isn't about the", "isn't about my",
+    "not about the", "not about my", "isn't about the", "isn't about my",
     "nao e sobre", "no es sobre", "o problema nao e o", "o problema nao e a", "el problema no es el",
     "el problema no es la",
     *_phrases(("no quiero hablar", "no hablemos", "dejemos el tema"), ("de", "del", "sobre")),
@@ -275,6 +275,14 @@ def _opening_regex(phrases: Iterable[str], words: int, *, stop_at_own: bool = Fa
 
 
 _SETS_ASIDE = _opening_regex(SETS_ASIDE, SET_ASIDE_WORDS)
+# A message that opens by naming what it is not about ("Not about money this time, ...", "not
+# talking about work today."): the topic named next is set aside. Only as the message opens:
+# within it, "we're not talking about money enough" is the trouble itself, and "not about to"
+# means "won't".
+_NOT_ABOUT_OPENING = re.compile(
+    r"^\W*(?:(?:ok|so|well|look|honestly|and)\W+)?(?:(?:it's|its|it is|this is)\s+)?(?:not|isn't|isnt)\s+"
+    r"(?:talking\s+|asking\s+)?about(?!\s+to(?!\w))((?:\s+[\w'-]+){1," + str(SET_ASIDE_WORDS) + r"})"
+)
 _ABOUT_THE_WORLD = _opening_regex(ABOUT_THE_WORLD, ABOUT_THE_WORLD_WORDS)
 # Who designed or built a thing of the world ("quem projetou a Catedral de Brasília?"); the
 # words skipped stop at the user's own ("quem construiu o muro aqui de casa me cobrou 3 mil").
@@ -436,7 +444,7 @@ RELATIVES: tuple[str, ...] = (
     # Friends and housemates: their job or illness is theirs as well ("minha amiga foi
     # demitida", "my roommate just got laid off"); Northeastern "mainha", "painho".
     "amigo", "amiga", "friend", "roommate", "flatmate", "vizinho", "vizinha", "neighbor", "neighbour",
-    "mainha", "painho", "ex", "abuelita", "abuelito",
+    "mainha", "painho", "ex", "abuelita", "abuelito", "buddy",
     # A mate in Peru, Mexico, Colombia, Venezuela ("mi pata Renzo consiguió chamba"); Brazilian
     # "mano" is left out, since "nossa, mano" is an exclamation.
     "pata", "compa", "parce", "pana",
@@ -530,6 +538,26 @@ def relative_spans(normalized: str) -> list[tuple[int, int]]:
     return [found.span(found.lastindex or 0) for found in _RELATIVES_BODY.finditer(normalized)]
 
 
+# What a spending look-up names is the ledger's category, not the user's body: "quanto gastei
+# com academia no ano passado?", "how much did I spend on the pharmacy?", "¿cuánto gasté en el
+# médico?" ask the accounts alone (docs/skills.md, round 31). Up to three words after the
+# category's preposition, so a feeling said later is still heard.
+_LOOKED_UP_CATEGORY = re.compile(
+    r"(?<!\w)(?:quanto|quanta|how much|cuanto|cuanta)\s+(?:(?:eu|i|yo|ja|que|q)\s+)*"
+    r"(?:gastei|gastamos|gasto|gaste|spent|spend|did i spend|have i spent|do i spend|he gastado|hemos gastado|paguei|pague)"
+    r"(?:\s+(?:esse|este|this|no|na|el|la|em|in)\s+(?:mes|ano|semana|month|year|week))?"
+    r"\s+(?:com|de|em|no|na|nos|nas|on|in|for|at|en|con|el|la|the)\b"
+    # Calories burned are the body's: "quanto gasto de caloria numa caminhada?".
+    r"(?!\s+(?:de\s+)?(?:caloria|calorias|kcal|energia|calories|calorie|energy)(?!\w))"
+    r"((?:\s+(?!(?:e|and|y|mas|but|pero)(?!\w))[\w'-]+){1,3})"
+)
+
+
+def looked_up_category_spans(normalized: str) -> list[tuple[int, int]]:
+    """The spans of ``normalized`` naming what a spending look-up asks about."""
+    return [found.span(1) for found in _LOOKED_UP_CATEGORY.finditer(normalized)]
+
+
 # Text quoted for a writing task ("traduz pra inglês: 'a reunião foi adiada'", "fix the grammar:
 # \"their going to the gym\"") is the task's material, not the user's topic: no skill reads it;
 # so is a word whose meaning is asked ("o que significa 'burnout'?").
@@ -583,10 +611,8 @@ def set_aside_spans(normalized: str) -> list[tuple[int, int]]:
     "ni", "nem", "or"... included), each :data:`ABOUT_THE_WORLD` phrase and the words after
     it, what a count of the world asks of ("quantos metros tem o Cristo Redentor?") and a
     subject put off at the opening ("esquece a proposta por enquanto, ...")."""
-    spans = [
-        (found.start(1), _set_aside_end(normalized, found.start(1)))
-        for found in _SETS_ASIDE.finditer(normalized)
-    ]
+    openings = (*_SETS_ASIDE.finditer(normalized), *_NOT_ABOUT_OPENING.finditer(normalized))
+    spans = [(found.start(1), _set_aside_end(normalized, found.start(1))) for found in openings]
     counted = _COUNTS_THINGS_OF.match(normalized)
     put_off = puts_off(normalized)
     return (
@@ -873,8 +899,12 @@ class TriggerMatcher:
         if unread:
             material = _Spans(unread)
             hits = [hit for hit in hits if not material.overlaps(hit[1], hit[2])]
-        # A pet's body, and a close one's body and work, are theirs.
-        theirs_by_kind = ((pet_spans(normalized), OWN_BODY_SKILLS), (relative_spans(normalized), OWN_LIFE_SKILLS))
+        # A pet's body, and a close one's body and work, are theirs; a category looked up is the ledger's.
+        theirs_by_kind = (
+            (pet_spans(normalized), OWN_BODY_SKILLS),
+            (relative_spans(normalized), OWN_LIFE_SKILLS),
+            (looked_up_category_spans(normalized), OWN_BODY_SKILLS),
+        )
         for spans, own_skills in theirs_by_kind:
             if spans:
                 theirs = _Spans(spans)

@@ -1751,9 +1751,98 @@ def test_the_thirtieth_blind_rounds_classes(text, expected):
         (("peguei um freela de tradução", "quanto eu recebi de freela esse ano?"), [{"professional"}, {"finance"}]),
         # A bill looked up after a feeling asks finance alone.
         (("tô nervosa com as contas", "quanto tá a fatura desse mês?"), [{"counselor", "finance"}, {"finance"}]),
-        # Control: what the sum was spent on stays.
-        (("voltei pra academia", "quanto gastei na academia esse mês?"), [{"health"}, {"finance", "health"}]),
+        # What the sum was spent on is the ledger's category (round 31; round 30 kept it).
+        (("voltei pra academia", "quanto gastei na academia esse mês?"), [{"health"}, {"finance"}]),
     ],
 )
 def test_round_thirty_s_conversations(messages, expected):
+    assert follow(*messages) == expected
+
+
+@pytest.mark.parametrize(
+    ("text", "expected"),
+    [
+        # Driving for an app as it is said; a slow night of orders; night work; boosting posts.
+        ("tô rodando de uber desde o ano passado", {"professional"}),
+        ("doordash was dead tonight, barely 4 orders", {"professional"}),
+        ("working nights is killing me, any tips to stay focused?", {"professional"}),
+        ("vale a pena pagar impulsionamento no insta pra minha loja?", {"finance", "professional"}),
+        # Feeling lost or a fool, on the verge of collapse, "I'm a mess", torn between paths.
+        ("tô me sentindo perdido depois que saí de casa", {"counselor"}),
+        ("me sentindo uma trouxa depois dessa", {"counselor"}),
+        ("tô à beira de um colapso com tanta coisa", {"counselor"}),
+        ("honestly I'm a mess since the breakup", {"counselor", "relationships"}),
+        ("I'm torn between moving back home and staying here", {"counselor"}),
+        ("meu primo pediu 500 emprestado e não sei se empresto", {"counselor", "finance", "relationships"}),
+        # Teeth ground at night, a jog in Spanish, lunch skipped, a racing heart.
+        ("acordei com dor no maxilar de tanto ranger os dentes", {"health"}),
+        ("ayer troté 5 km antes del trabajo", {"health", "professional"}),
+        ("ando pulando o almoço por causa da correria", {"health"}),
+        ("meu coração tá disparado do nada", {"health"}),
+        # Income noted as such; a contract's sum; cleaning jobs paid; the rent in Colombia.
+        ("entrou 300 do bazar, anota como entrada", {"finance"}),
+        ("fechei um contrato de 12 mil com a prefeitura", {"finance", "professional"}),
+        ("ganhei 250 das faxinas de ontem", {"finance"}),
+        ("el arriendo subió otra vez", {"finance"}),
+        # A salary received is finance's alone; negotiated, it is the job's too.
+        ("recebi meu salário, finalmente", {"finance"}),
+        ("quero negociar meu salário na empresa", {"professional"}),
+        # One's parents in Spanish; a buddy's illness is his; the baby's things.
+        ("mis papás me mandaron 300 dólares", {"finance", "relationships"}),
+        ("my buddy Tom was diagnosed with asthma", {"relationships"}),
+        ("comprei fralda e lenço pro bebê, 180 reais", {"finance", "relationships"}),
+        # The topic named right after "not about" is set aside.
+        ("not about money this time, I just feel lonely", {"counselor"}),
+        ("not talking about work today, how many glasses of water did I log?", {"health"}),
+        # A category looked up is the ledger's.
+        ("quanto gastei com remédio esse mês?", {"finance"}),
+        ("how much did I spend on the dentist this year?", {"finance"}),
+        # Trivia that names a feeling; a better-paying job is a kind of job; money "eating" no food.
+        ("what caused the Great Depression?", {"general"}),
+        ("should I take the better-paying job far from my family?", {"counselor", "professional", "relationships"}),
+        ("o aluguel tá comendo tudo que eu ganho", {"finance"}),
+        # Controls: a feeling said after a look-up's category is heard; a meal eaten is the body's.
+        ("quanto gastei com farmácia? tô me sentindo péssima", {"counselor", "finance"}),
+        ("tô comendo tudo que vejo pela frente", {"health"}),
+        # Controls from the round's review: a drink is no baby, an unpaid salary is the job's too,
+        # calories burned are the body's, "not about to" is "won't", a trouble told mid-message is
+        # heard, a prank is no jog, a customer's rider no job, potatoes no parents, a depression
+        # of one's own is a feeling.
+        ("qual a melhor água pra beber?", {"health"}),
+        ("ainda não recebi o salário desse mês", {"finance", "professional"}),
+        ("quanto gasto de caloria numa caminhada de 30 minutos?", {"finance", "health"}),
+        ("I'm not about to stop running", {"health"}),
+        ("we're not talking about money enough and it's causing fights", {"counselor", "finance"}),
+        ("o trote dos calouros vai ser no parque", {"general"}),
+        ("el repartidor no llegó con mi pedido", {"general"}),
+        ("quiero hacer mis papas al horno", {"general"}),
+        ("tive uma grande depressão ano passado", {"counselor"}),
+    ],
+)
+def test_the_thirty_first_blind_rounds_classes(text, expected):
+    assert route(text, CHRISTIAN) == expected
+
+
+@pytest.mark.parametrize(
+    ("messages", "expected"),
+    [
+        # A recipe asked for starts afresh.
+        (("comprei 200 de salgadinhos pra festa do meu filho", "me passa uma receita de bolo de chocolate?"),
+         [{"finance", "relationships"}, {"general"}]),
+        (("I've been praying for my sister", "what's an easy lasagna recipe?"), [{"relationships", "spiritual"}, {"general"}]),
+        # The weather as it is typed, and fair weather, is small talk.
+        (("paguei o boleto da luz, 230", "aff q calor hj"), [{"finance"}, {"general"}]),
+        (("hoy corrí 5 km", "qué buen clima hace hoy"), [{"health"}, {"general"}]),
+        # Where the money went, what is left: a look-up, the close one not kept.
+        (("mi mamá me manda 100 dólares al mes", "¿en qué gasté más este mes?"), [{"finance", "relationships"}, {"finance"}]),
+        (("my car needs new tires, $600", "what's left in my budget this month?"), [{"finance"}, {"finance"}]),
+        # Controls: a prescription, an idiom and a recipe for someone spoken of are no fresh start.
+        (("tô com sinusite de novo", "preciso de uma receita de antibiótico?"), [{"health"}, {"health"}]),
+        (("meu filho não quer ir pra escola", "eu sei que não existe receita de bolo, mas o que eu faço?"),
+         [{"relationships"}, {"counselor", "relationships"}]),
+        (("minha mãe tá com pressão alta", "me passa uma receita sem sal pra ela?"),
+         [{"relationships"}, {"relationships"}]),
+    ],
+)
+def test_round_thirty_one_s_conversations(messages, expected):
     assert follow(*messages) == expected
