@@ -50,6 +50,10 @@ PEOPLE_SKILLS: frozenset[str] = frozenset({"relationships"})
 # Skills that hear a ledger line, a purchase noted with no verb: "mercado 187,40", "uber
 # R$ 23", "coffee $4.75" (see skills.matching, "A ledger line").
 LEDGER_SKILLS: frozenset[str] = frozenset({"finance"})
+# Where money is earned: a sum looked up, or a day's takings told with their figure ("rodei 9h de
+# uber e fiz 280 conto"), is the ledger's, not this skill's (see skills.inertia and
+# skills.matching, "takings").
+EARNED_FROM: frozenset[str] = frozenset({"professional"})
 DEFAULT_PRIORITY = 5
 
 

@@ -102,12 +102,18 @@ from datetime import datetime
 from enum import Enum
 
 from lifeassistant.text import normalize
-from skills.domain import COMPANION_SKILLS, FALLBACK_SKILL, LEDGER_SKILLS, OWN_LIFE_SKILLS, PEOPLE_SKILLS, SkillDefinition
+from skills.domain import (
+    COMPANION_SKILLS,
+    EARNED_FROM,
+    FALLBACK_SKILL,
+    LEDGER_SKILLS,
+    OWN_LIFE_SKILLS,
+    PEOPLE_SKILLS,
+    SkillDefinition,
+)
 from skills.matching import LEDGER_AMOUNT, opens_about_the_world, puts_off
 
 DEFAULT_INERTIA_MESSAGES = 5
-# Where money is earned: a sum looked up is the ledger's, not this skill's (rule d).
-EARNED_FROM: frozenset[str] = frozenset({"professional"})
 # What a look-up that fires nothing leaves behind: the feeling and the close one (rule d).
 _NOT_LOOKED_UP: frozenset[str] = COMPANION_SKILLS | PEOPLE_SKILLS
 
@@ -132,6 +138,8 @@ REFERS_BACK: tuple[str, ...] = (
 REFERS_TO_SOMEONE: tuple[str, ...] = (
     "ele", "ela", "eles", "elas", "dele", "dela", "deles", "delas", "nele", "nela",
     "he", "she", "him", "her", "ella", "ellas", "ellos",
+    # Spanish's "le" of what the user got them ("le compré las pastillas", "le traje la sopa").
+    "le compre", "le traje", "le lleve", "les compre",
 )
 # Phrases announcing a new subject: the message replaces the skills kept by inertia.
 CHANGES_TOPIC: tuple[str, ...] = (

@@ -87,7 +87,7 @@ from dataclasses import dataclass
 from itertools import accumulate
 
 from lifeassistant.text import normalize
-from skills.domain import LEDGER_SKILLS, OWN_BODY_SKILLS, OWN_LIFE_SKILLS, PEOPLE_SKILLS, SkillDefinition
+from skills.domain import EARNED_FROM, LEDGER_SKILLS, OWN_BODY_SKILLS, OWN_LIFE_SKILLS, PEOPLE_SKILLS, SkillDefinition
 
 MAX_PATTERN_LENGTH = 100
 MAX_COMPOUND_LENGTH = 300
@@ -453,6 +453,8 @@ RELATIVES: tuple[str, ...] = (
     "hubby", "wifey", "partner", "bf", "gf", "bestie", "bff", "mate",
     # River Plate "mi viejo", "mi vieja": one's father and mother.
     "viejo", "vieja",
+    # A grandmother as the British and Australians name her ("my nan's in hospital").
+    "nan", "nana", "nanna", "granny", "grandad", "granddad",
 )
 _THIRD_PERSON = (
     # What they found out or were told of themselves ("minha mãe descobriu que tá com diabetes",
@@ -464,6 +466,7 @@ _THIRD_PERSON = (
     "passou", "comecou", "precisa", "acordou", "quebrou", "machucou", "caiu", "ama", "adora", "gosta", "odeia",
     "entrou", "quer", "faz", "fara", "opera", "operou", "sente", "sentiu", "sofre", "sofreu", "toma", "tomou",
     "internou", "piorou", "melhorou", "pegou", "saiu", "sale", "salio", "salga", "recebeu", "recibio", "received",
+    "amanheceu", "amanecio",
     # What happens in their work ("meu primo arrumou emprego", "meu filho presta ENEM").
     "arrumou", "conseguiu", "perdeu", "descobriu", "presta", "trabalha", "comeca", "largou", "mudou",
     "is", "was", "has", "had", "got", "goes", "went", "needs", "broke", "fell", "keeps", "loves", "likes", "hates",
@@ -524,6 +527,9 @@ _RELATIVES_BODY = re.compile(
     r"|(?<!\w)(?:comprei|busquei|peguei|bought|picked up|compre)\s+((?:[\w'-]+\s+){0,5}?[\w'-]+)\s+"
     r"(?:pra|para|pro|for)\s+(?:ela|ele|elas|eles|her|him|them|ella|el)(?!\w)"
     r"(?!.*(?:pra mim|para mim|for me|myself|tomei|took one|tome uno))"
+    # ... and in Spanish, what the user bought or brought them: "le" is for someone ("le compré los
+    # remedios a mi abuela"; "le pagué al dentista" pays the dentist, for the user's own teeth).
+    r"|(?<!\w)(?:le|les)\s+(?:compre|traje|lleve|consegui)\s+([\w'-]+" + _span_words(4) + ")"
     r"|(?<!\w)(?:le|les)\s+((?:duele|duelen|dolia|bajo|subio|dio|diagnosticaron|detectaron|operaron|sacaron)(?!\w)"
     + _span_words(RELATIVE_WORDS) + ")"
     r"|(?<!\w)(?:(?:" + "|".join(_PRONOUNS_OF_SOMEONE) + r")(?:\s+(?:ja|ainda|so|already|still|ya|todavia|nao|n|no|not))?\s+(?:"
@@ -556,6 +562,23 @@ _LOOKED_UP_CATEGORY = re.compile(
 def looked_up_category_spans(normalized: str) -> list[tuple[int, int]]:
     """The spans of ``normalized`` naming what a spending look-up asks about."""
     return [found.span(1) for found in _LOOKED_UP_CATEGORY.finditer(normalized)]
+
+
+# A day's takings from gig work, told with their figure, are the ledger's ("rodei 9h de uber hj e
+# fiz 280 conto", "made $164 on DoorDash today", "hice 12 entregas en rappi y saqué 780 pesos"):
+# the work they came from is only where the money was made (EARNED_FROM), as the sets label it.
+# Without a figure of money ("tô rodando de uber faz 2 anos", "fiz 3 entrevistas") the work is the
+# topic, and so it is when money is spent in the same message ("... e gastei 80 de uber").
+_GIG = r"(?:uber|doordash|ifood|rappi|lyft|didi|cabify|instacart|grubhub|corrida|corridas|entregas|deliveries|no app|na 99|no 99|de 99)"
+_TAKINGS = (
+    r"(?:fiz|faturei|fechei|tirei|ganhei|made|earned|cleared|saque|hice|gane|entrou|entraram)\s+"
+    r"(?:uns\s+|umas\s+|like\s+|about\s+|around\s+|quase\s+|mais de\s+)?"
+    r"(?:(?:r\$|\$)\s*\d|\d[\d.,]*\s*(?:k|mil|conto|contos|pila|pilas|reais|pesos|dolares|dollars|bucks|lucas|das corridas|de corrida|em corrida|no uber|no app)(?!\w))"
+)
+_SPENDS = r"(?<!\w)(?:gastei|gasto|gaste|spent|spend|paguei|pague|paid|pedindo|pedi)(?!\w)"
+_GIG_TAKINGS = re.compile(
+    rf"^(?!.*{_SPENDS})(?:.*?(?<!\w){_GIG}(?!\w).*?(?<!\w){_TAKINGS}|.*?(?<!\w){_TAKINGS}.*?(?<!\w){_GIG}(?!\w))"
+)
 
 
 # Text quoted for a writing task ("traduz pra inglês: 'a reunião foi adiada'", "fix the grammar:
@@ -924,6 +947,8 @@ class TriggerMatcher:
             if compound.fires(triggered, pieces):
                 fired.setdefault(compound.skill, {})[compound.written] = None
         found = {skill: tuple(written) for skill, written in fired.items()}
+        if not LEDGER_SKILLS.isdisjoint(found) and _GIG_TAKINGS.search(normalized):
+            found = {skill: written for skill, written in found.items() if skill not in EARNED_FROM}
         if ledger is not None:
             found = self._ledger(ledger, found)
         return found, set_aside - found.keys()

@@ -1846,3 +1846,62 @@ def test_the_thirty_first_blind_rounds_classes(text, expected):
 )
 def test_round_thirty_one_s_conversations(messages, expected):
     assert follow(*messages) == expected
+
+
+@pytest.mark.parametrize(
+    ("text", "expected"),
+    [
+        # A day's takings from app work, told with their figure, are the ledger's alone.
+        ("Uber ontem foi bom, fiz 260 conto em 8 horas", {"finance"}),
+        ("made $95 on Instacart this afternoon", {"finance"}),
+        # An offer countered, a salary asked to rise: the career's, not the ledger's.
+        ("they offered me the role at 110k, can I counter?", {"professional"}),
+        ("quiero negociar mi sueldo con el jefe nuevo", {"professional"}),
+        # Selling food to order, one's pupils, a career chosen in Spanish, days off work.
+        ("quero vender marmita pra fora pra complementar a renda", {"finance", "professional"}),
+        ("my students won't stop talking in class", {"professional"}),
+        ("estoy pensando en cambiar de carrera", {"professional"}),
+        # A close one's morning fever, medicine given to them, bought for them in Spanish; a nan.
+        ("a minha vó amanheceu com dor no peito", {"relationships"}),
+        ("le compré el inhalador a mi hermano, 25 mil", {"finance", "relationships"}),
+        ("my nan's in hospital again", {"relationships"}),
+        # A bill split, a market run totalled, an offering with its sum, a pet hotel's rate.
+        ("rachamos 300 na casa de praia", {"finance"}),
+        ("fui no mercado e deu 412 reais", {"finance"}),
+        ("di el diezmo, 20 mil pesos", {"finance", "spiritual"}),
+        ("o hotel pet cobra 80 a diária", {"finance"}),
+        # Feeling betrayed; one's own check-up; a job at a hospital is no body.
+        ("me sinto traída pela minha melhor amiga", {"counselor", "relationships"}),
+        ("preciso fazer meus exames de rotina", {"health"}),
+        ("got a job at the hospital as a receptionist", {"professional"}),
+        # Controls: the app job without takings is the work; a takings figure spent is still spent.
+        ("tô pensando em largar o uber e virar motorista de ônibus", {"professional"}),
+        ("rodei 10h de uber hoje e tô com dor nas costas", {"health", "professional"}),
+        # Controls from the round's review: work counted, or money spent, is no takings; a weekday's
+        # "feira", a laugh "rachei de rir", a kitchen counter, a loan offered, a dentist paid, Spanish
+        # "mi gran", a school's exams.
+        ("fiz 3 entrevistas de emprego hoje e gastei 80 reais de uber", {"finance", "professional"}),
+        ("na quarta-feira me deu uma crise de ansiedade", {"counselor"}),
+        ("rachei de rir com meus amigos ontem", {"relationships"}),
+        ("I wiped the counter with bleach", {"general"}),
+        ("the bank offered me a 15k personal loan", {"finance"}),
+        ("le pagué al dentista 800 pesos por la endodoncia", {"finance", "health"}),
+        ("mi gran logro este año fue bajar 10 kilos", {"health"}),
+        ("semana que vem vou fazer meus exames finais da faculdade", {"general"}),
+    ],
+)
+def test_the_thirty_second_blind_rounds_classes(text, expected):
+    assert route(text, CHRISTIAN) == expected
+
+
+@pytest.mark.parametrize(
+    ("messages", "expected"),
+    [
+        # The close one's medicine, given or bought, is theirs; and so is the day's takings' ledger.
+        (("meu filho tá gripado", "dei xarope pra ele agora"), [{"relationships"}, {"relationships"}]),
+        (("mi abuela está enferma", "le compré las pastillas, 30 mil"), [{"relationships"}, {"finance", "relationships"}]),
+        (("rodei de uber o dia todo, fiz 300 conto", "pode registrar"), [{"finance"}, {"finance"}]),
+    ],
+)
+def test_round_thirty_two_s_conversations(messages, expected):
+    assert follow(*messages) == expected
