@@ -324,9 +324,9 @@ _ASKS_FOR_A_RECIPE = re.compile(
     # existe receita de bolo") nor a figure ("a receita de março foi 8 mil").
     r"|(?<!\w)(?:me passa|passa|me manda|manda|tem|sabe|conhece|me da|me de|me ensina|ensina|quero|queria|pasame|"
     r"me pasas|dame|tienes|sabes|me ensenas|quiero|queria)\s+(?:uma\s+|alguma\s+|una\s+|alguna\s+|a\s+)?"
-    r"(?:receita|receitinha|receta|recetita)\s+(?:de|pra|para)\s+"
+    r"(?:receita|receitinha|receta|recetita)\s+(?:de|pra|para|com|con)\s+"
     r"(?!(?:\d|remedio|remedios|oculos|lente|lentes|medicamento|medicamentos|antibiotico|controle|controlado|controlada|"
-    r"renovar|comprar|venda|vendas|ventas|servico|servicos)(?!\w))"
+    r"renovar|comprar|venda|vendas|ventas|servico|servicos|mais)(?!\w))"
 )
 # The weather, small talk of the world ("que calor que tá fazendo hoje", "vc acha que chove no
 # fds?", "is it going to rain tomorrow?"), naming no one: when it fires nothing, inertia keeps

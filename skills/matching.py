@@ -571,7 +571,8 @@ def looked_up_category_spans(normalized: str) -> list[tuple[int, int]]:
 # topic, and so it is when money is spent in the same message ("... e gastei 80 de uber").
 _GIG = r"(?:uber|doordash|ifood|rappi|lyft|didi|cabify|instacart|grubhub|corrida|corridas|entregas|deliveries|no app|na 99|no 99|de 99)"
 _TAKINGS = (
-    r"(?:fiz|faturei|fechei|tirei|ganhei|made|earned|cleared|saque|hice|gane|entrou|entraram)\s+"
+    r"(?:fiz|faturei|fechei|fechei o dia com|fechei a semana com|tirei|ganhei|made|earned|cleared|saque|hice|gane"
+    r"|entrou|entraram)\s+"
     r"(?:uns\s+|umas\s+|like\s+|about\s+|around\s+|quase\s+|mais de\s+)?"
     r"(?:(?:r\$|\$)\s*\d|\d[\d.,]*\s*(?:k|mil|conto|contos|pila|pilas|reais|pesos|dolares|dollars|bucks|lucas|das corridas|de corrida|em corrida|no uber|no app)(?!\w))"
 )
@@ -593,12 +594,18 @@ _WRITING_TASK = re.compile(
 # A word of address, not a relative: Spain's "tío", "tía" opening or closing a clause on its
 # own ("Tío, me han subido la hipoteca", "dormí fatal, tío"). "mi tío, que está internado" has
 # its possessive, so it is the uncle.
-_ADDRESSED = re.compile(r"(?:^\W*|,\s*)(tio|tia)(?=\s*(?:[^\w\s]|$))")
+_ADDRESSED = re.compile(
+    r"(?:^\W*|,\s*)(tio|tia)(?=\s*(?:[^\w\s]|$))"
+    # ... and, as older Brazilians thank anyone younger, "minha filha" closing a thanks ("obrigado
+    # filha"). After a greeting it may be the user's own child ("Bom dia! Meu filho, 5 anos, está
+    # com febre"), so only a closing thanks counts.
+    r"|(?<!\w)(?:obrigado|obrigada|brigado|brigada|valeu|obg)\W+((?:minha\s+|meu\s+)?(?:filha|filho|fia|fio))\W*$"
+)
 
 
 def address_spans(normalized: str) -> list[tuple[int, int]]:
     """The spans of ``normalized`` that address the listener (see ``_ADDRESSED``)."""
-    return [found.span(1) for found in _ADDRESSED.finditer(normalized)]
+    return [found.span(found.lastindex or 0) for found in _ADDRESSED.finditer(normalized)]
 
 
 def quoted_for_writing_spans(normalized: str) -> list[tuple[int, int]]:

@@ -1905,3 +1905,52 @@ def test_the_thirty_second_blind_rounds_classes(text, expected):
 )
 def test_round_thirty_two_s_conversations(messages, expected):
     assert follow(*messages) == expected
+
+
+@pytest.mark.parametrize(
+    ("text", "expected"),
+    [
+        # "Minha filha" closing a thanks addresses the listener; after a greeting it is one's child.
+        ("obrigado minha filha", {"general"}),
+        ("bom dia, meu filho tá com febre desde ontem", {"relationships"}),
+        # A locked shoulder is the body's, not a feeling; pregnancy sickness.
+        ("acordei com o pescoço travado", {"health"}),
+        ("to de 8 semanas e enjoando demais", {"health"}),
+        # Savings kept, a day's or a sale's takings closed, a pension check.
+        ("tenho uns 3 mil guardado pra reforma", {"finance"}),
+        ("fechei o dia com 280 no app", {"finance"}),
+        ("vendi 10 caixa de morango, deu 400", {"finance"}),
+        ("just got my pension check, log it", {"finance"}),
+        # A driver's account, a foreman, nursing studied for, an offer countered.
+        ("a 99 bloqueou minha conta de motorista", {"professional"}),
+        ("quero passar em enfermagem na federal", {"professional"}),
+        ("I got a job offer for 90k, should I counter at 100k?", {"professional"}),
+        # Sleep lost over a debt is worry too.
+        ("devo 5 mil no cartão e não durmo mais pensando nisso", {"counselor", "finance", "health"}),
+        # Controls from the round's review: a run is no ride, a quarrel is no thesis, a day closed
+        # "com chave de ouro" is no takings, a secret kept no savings, being fed up no nausea, a
+        # cake one is in charge of no job, "caso daqui a 2 semanas" no wedding.
+        ("fiz 7km de corrida no parque hoje", {"health"}),
+        ("tive uma discussão feia com minha irmã", {"counselor", "relationships"}),
+        ("fechei o dia com chave de ouro", {"general"}),
+        ("guardei segredo por 3 anos", {"general"}),
+        ("já tô enjoando de arroz e feijão todo dia", {"general"}),
+        ("fiquei encarregada de fazer o bolo do aniversário da minha mãe", {"relationships"}),
+        ("caso daqui a 2 semanas a dor não passe, volto no médico", {"health"}),
+        ("registrei minha corrida no app", {"health"}),
+    ],
+)
+def test_the_thirty_third_blind_rounds_classes(text, expected):
+    assert route(text, CHRISTIAN) == expected
+
+
+@pytest.mark.parametrize(
+    ("messages", "expected"),
+    [
+        # A recipe "com" what one has starts afresh too; a trip's fund is the ledger's.
+        (("fiz a feira hoje, 150 reais", "me passa uma receita com chuchu?"), [{"finance"}, {"general"}]),
+        (("vou pro Japão em abril", "put $250 into the trip fund today"), [{"general"}, {"finance"}]),
+    ],
+)
+def test_round_thirty_three_s_conversations(messages, expected):
+    assert follow(*messages) == expected
