@@ -198,7 +198,7 @@ LOOKS_UP: tuple[str, ...] = (
     "en que gaste", "en que mas gaste", "en que he gastado", "com o que eu mais gastei", "com o que mais gastei",
     "com o que eu gastei", "com o que gastei", "onde eu mais gastei", "onde mais gastei", "what did i spend the most on",
     "what did i spend most on", "what's left in my", "whats left in my", "what is left in my", "how much is left",
-    "how much do i have left", "cuanto me sobra",
+    "cuanto me sobra",
     # A total and a streak looked up ("qual o total das minhas dívidas?", "quantos dias fiquei
     # sem fumar da última vez?").
     "qual o total", "qual e o total", "what's the total", "whats the total", "cual es el total", "cual es mi total",
@@ -459,18 +459,19 @@ def topic_cue(text: str) -> Cue:
     ):
         return Cue.CHANGES_TOPIC
     refers_back = bool(_REFERS_BACK.search(_THAT_INTRODUCES.sub(" ", _THIS_TIME_FRAME.sub(" ", normalized))))
+    speaks_of_someone = bool(_REFERS_TO_SOMEONE.search(_SPANISH_HE.sub(" ", normalized)))
     if not refers_back and (
         (opens_about_the_world(normalized) and not _OF_ONESELF.search(_EXCLAIMED.sub("", normalized)))
         or _ASKS_FOR_LEISURE.search(normalized)
         or _LEISURE_SUGGESTIONS.search(normalized)
         or _ASKS_FOR_A_JOKE.search(normalized)
         # A recipe for someone spoken of goes on about them ("uma receita sem sal pra ele").
-        or (_ASKS_FOR_A_RECIPE.search(normalized) and not _REFERS_TO_SOMEONE.search(_SPANISH_HE.sub(" ", normalized)))
+        or (_ASKS_FOR_A_RECIPE.search(normalized) and not speaks_of_someone)
     ):
         return Cue.ABOUT_THE_WORLD
     if refers_back or _CONTINUES.search(normalized):
         return Cue.REFERS_BACK
-    if _REFERS_TO_SOMEONE.search(_SPANISH_HE.sub(" ", normalized)):
+    if speaks_of_someone:
         return Cue.THEIR_NEWS if _is_their_news(normalized) else Cue.REFERS_TO_SOMEONE
     if _LOOKS_UP.search(normalized):
         return Cue.LOOKS_UP

@@ -576,10 +576,24 @@ _TAKINGS = (
     r"(?:uns\s+|umas\s+|like\s+|about\s+|around\s+|quase\s+|mais de\s+)?"
     r"(?:(?:r\$|\$)\s*\d|\d[\d.,]*\s*(?:k|mil|conto|contos|pila|pilas|reais|pesos|dolares|dollars|bucks|lucas|das corridas|de corrida|em corrida|no uber|no app)(?!\w))"
 )
-_SPENDS = r"(?<!\w)(?:gastei|gasto|gaste|spent|spend|paguei|pague|paid|pedindo|pedi)(?!\w)"
-_GIG_TAKINGS = re.compile(
-    rf"^(?!.*{_SPENDS})(?:.*?(?<!\w){_GIG}(?!\w).*?(?<!\w){_TAKINGS}|.*?(?<!\w){_TAKINGS}.*?(?<!\w){_GIG}(?!\w))"
-)
+_GIG_WORD = re.compile(rf"(?<!\w){_GIG}(?!\w)")
+_TAKINGS_TOLD = re.compile(rf"(?<!\w){_TAKINGS}")
+_SPENDS = re.compile(r"(?<!\w)(?:gastei|gasto|gaste|spent|spend|paguei|pague|paid|pedindo|pedi)(?!\w)")
+
+
+def tells_gig_takings(normalized: str) -> bool:
+    """Whether ``normalized`` tells a day's takings from gig work (see ``_TAKINGS``): a gig named
+    before or after the takings, and no money spent. Three linear scans, not one pattern with a
+    gap on either side, which backtracks quadratically on a long message naming many gigs."""
+    if _SPENDS.search(normalized):
+        return False
+    gigs = [found.span() for found in _GIG_WORD.finditer(normalized)]
+    if not gigs:
+        return False
+    first_gig_end, last_gig_start = gigs[0][1], gigs[-1][0]
+    return any(
+        told.start() >= first_gig_end or told.end() <= last_gig_start for told in _TAKINGS_TOLD.finditer(normalized)
+    )
 
 
 # Text quoted for a writing task ("traduz pra inglês: 'a reunião foi adiada'", "fix the grammar:
@@ -954,7 +968,7 @@ class TriggerMatcher:
             if compound.fires(triggered, pieces):
                 fired.setdefault(compound.skill, {})[compound.written] = None
         found = {skill: tuple(written) for skill, written in fired.items()}
-        if not LEDGER_SKILLS.isdisjoint(found) and _GIG_TAKINGS.search(normalized):
+        if not LEDGER_SKILLS.isdisjoint(found) and tells_gig_takings(normalized):
             found = {skill: written for skill, written in found.items() if skill not in EARNED_FROM}
         if ledger is not None:
             found = self._ledger(ledger, found)
