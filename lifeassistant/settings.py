@@ -306,6 +306,8 @@ TOOL_LOOP_MAX_ITERATIONS = env_int("TOOL_LOOP_MAX_ITERATIONS", 5, minimum=1, max
 TOOL_LOOP_TIME_BUDGET_SECONDS = env_float("TOOL_LOOP_TIME_BUDGET_SECONDS", 90.0, minimum=1.0)
 SKILLS_ENABLED = env_bool("SKILLS_ENABLED", True)
 SKILL_INERTIA_MESSAGES = env_int("SKILL_INERTIA_MESSAGES", 5, minimum=0)
+# The learned second opinion beside the trigger patterns (skills/opinion.py): off, the patterns alone route.
+SKILLS_LEARNED_OPINION = env_bool("SKILLS_LEARNED_OPINION", True)
 SEMANTIC_ROUTER_ENABLED = env_bool("SEMANTIC_ROUTER_ENABLED", False)
 SEMANTIC_ROUTER_TIMEOUT_SECONDS = env_float("SEMANTIC_ROUTER_TIMEOUT_SECONDS", 10.0, minimum=1.0)
 # The intent analyzer's model call (large prose only: structured blocks are extracted without

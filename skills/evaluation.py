@@ -28,6 +28,11 @@ from typing import Any, NamedTuple
 from skills.domain import SkillDefinition
 from skills.inertia import DEFAULT_INERTIA_MESSAGES, EMPTY_STATE, InertiaState, decide, topic_cue
 from skills.matching import TriggerMatcher, compile_matcher
+from skills.opinion import LearnedOpinion
+
+# The labelled sets in tests/data written for a new user, every optional skill off where a
+# line states no preferences ("vou na missa amanhã" is general there): scored and learned from so.
+NEW_USER_LABELLED_SETS = frozenset({"routing-dev-2.jsonl", "routing-dev-3.jsonl", "routing-dev-4.jsonl", "routing-dev-5.jsonl"})
 
 # Inertia counts messages, not time, so any fixed instant keeps evaluation pure.
 _EVALUATION_TIME = datetime(2000, 1, 1, tzinfo=timezone.utc)
@@ -185,14 +190,16 @@ def evaluate(
     *,
     inertia_messages: int = DEFAULT_INERTIA_MESSAGES,
     unstated_preferences_on: bool = True,
+    opinion: LearnedOpinion | None = None,
 ) -> EvaluationReport:
     """Detect the skills of every labelled sample and score them against the labels.
 
     ``unstated_preferences_on`` False scores a line without ``preferences`` as a new
-    user's, with every optional skill off. Raises ValueError when a line has neither
-    ``text`` nor ``conversation``.
+    user's, with every optional skill off. ``opinion``: the learned second opinion the
+    matcher is revised by (skills/opinion.py), as the catalog's is. Raises ValueError when
+    a line has neither ``text`` nor ``conversation``.
     """
-    matcher = compile_matcher(skills)
+    matcher = compile_matcher(skills, opinion)
     every_preference = {skill.requires_user_preference: True for skill in skills if skill.requires_user_preference}
     unstated = every_preference if unstated_preferences_on else {}
     counts: dict[str, list[int]] = {}

@@ -61,8 +61,14 @@ e. speaks of someone already spoken of by a pronoun (:data:`REFERS_TO_SOMEONE`: 
    vai casar em maio" then "o vestido custou 600 reais" is finance and relationships; "paguei a
    luz" is the user's own bill).
 
-The weather is small talk (``_SMALL_TALK``): naming no one and firing nothing, it keeps nothing,
-like a question about the world ("paguei o condomínio" then "nossa, que calor hoje" is general).
+The weather, or last night's game, is small talk (``_SMALL_TALK``): naming no one and firing
+nothing, it keeps nothing, like a question about the world ("paguei o condomínio" then "nossa,
+que calor hoje" is general).
+
+A skill only the learned opinion suggests (:data:`~skills.opinion.LEARNED`: no pattern fired)
+counts as a trigger when nothing is kept. While skills are kept it joins them only when the
+message refers back (b); otherwise the conversation goes on with them ("corri 5 km" then "log
+it" is health, though "log it" alone reads as a ledger's word).
 
 News of a close one (rule g) told by a pronoun, with no word of the user's own, while a
 people skill is kept, is theirs: "minha mãe vai operar a vesícula" then "ela tá tranquila, o
@@ -112,6 +118,7 @@ from skills.domain import (
     SkillDefinition,
 )
 from skills.matching import LEDGER_AMOUNT, opens_about_the_world, puts_off
+from skills.opinion import LEARNED
 
 DEFAULT_INERTIA_MESSAGES = 5
 # What a look-up that fires nothing leaves behind: the feeling and the close one (rule d).
@@ -124,11 +131,11 @@ _NOT_LOOKED_UP: frozenset[str] = COMPANION_SKILLS | PEOPLE_SKILLS
 # points back, but "this" opening a time frame does not (:data:`THIS_TIME_FRAME`).
 REFERS_BACK: tuple[str, ...] = (
     "isso", "disso", "nisso", "com isso", "por isso", "isto", "disto", "aquilo",
-    "daquilo", "tambem", "alem disso", "ainda por cima", "e ainda", "fora isso",
+    "daquilo", "tambem", "tb", "tbm", "alem disso", "ainda por cima", "e ainda", "fora isso",
     "ao mesmo tempo", "junto com", "piorou",
     "this", "that", "also", "too", "as well", "on top of", "besides",
     "because of it", "at the same time",
-    "eso", "por eso", "esto", "ademas", "encima", "a la vez", "al mismo tiempo",
+    "eso", "por eso", "esto", "tambien", "tmb", "ademas", "encima", "a la vez", "al mismo tiempo",
 )
 # Pronouns of someone already spoken of ("minha vó opera amanhã" then "queria fazer uma
 # oração por ela"; "my husband..." then "he spent it all at the bar"): they tie the message
@@ -285,7 +292,9 @@ _LOOKS_UP_SHAPE = re.compile(
     r"\W+(?:(?!(?:tempo|time|tiempo|mais|more|mas|longer|dias|days|noites|nights|noches|vezes|times|veces)\W)[\w']+\W+){0,3}?"
     r"(?:devo|tenho|temos|gastei|gastamos|paguei|recebi|ganhei|guardei|juntei|economizei|gastando|pagando|devendo|"
     r"ganhando|recebendo|owe|have|spent|paid|earned|spending|"
-    r"saved|tengo|tenemos|debo|llevo|gaste|pague|gane|ahorre|ahorrado)"
+    r"saved|tengo|tenemos|debo|llevo|gaste|pague|gane|ahorre|ahorrado|"
+    # ... or what the body did, recorded ("quantos passos eu andei hoje?", "¿cuántos pasos caminé?").
+    r"andei|caminhei|corri|dormi|bebi|nadei|pedalei|walked|ran|slept|drank|swam|camine|dormi|corri|bebi|nade)"
     # ... and not one to bear or a "should" ("how much do I have to take?", "quantas horas eu devo
     # dormir?"), unless what follows is paid or saved ("quanto tenho q guardar por mês?").
     r"(?!\W+(?:(?:to|que|q|de)\W+|(?=[a-z]+(?:ar|er|ir)(?!\w)))"
@@ -341,6 +350,8 @@ _SMALL_TALK = re.compile(
         "hace un calor", "hace un frio", "llueve manana",
         # As typed ("aff q calor hj"), and fair weather ("qué buen clima hace hoy").
         "q calor", "q frio", "que calorao", "que buen clima", "buen clima hace", "hace buen tiempo", "nice weather",
+        # Last night's game ("vc viu o jogo do corinthians ontem?").
+        "viu o jogo", "assistiu o jogo", "did you see the game", "did you watch the game", "viste el partido",
     )).pattern
     + r"(?!\s+(?:na barriga|no molhado|en la panza|na espinha))"
 )
@@ -579,6 +590,9 @@ def decide(
         if cue in (Cue.CHANGES_TOPIC, Cue.ABOUT_THE_WORLD) or (cue is Cue.SMALL_TALK and not triggered)
         else _kept_by_inertia(state, allowed, inertia_messages, set_aside)
     )
+    if kept and triggered and cue is not Cue.REFERS_BACK and _only_learned(matched):
+        # The learned opinion does not interrupt a conversation (see the module's docstring).
+        triggered = []
     if (
         triggered
         and set(set_aside) & set(state.active_skills)
@@ -631,6 +645,11 @@ def decide(
             messages_since_detection=state.messages_since_detection + 1,
         ),
     )
+
+
+def _only_learned(matched: Mapping[str, Sequence[str]]) -> bool:
+    """Whether no pattern fired: every skill matched was suggested by the learned opinion."""
+    return all(tuple(patterns) == (LEARNED,) for patterns in matched.values())
 
 
 def _detection(

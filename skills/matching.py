@@ -88,6 +88,7 @@ from itertools import accumulate
 
 from lifeassistant.text import normalize
 from skills.domain import EARNED_FROM, LEDGER_SKILLS, OWN_BODY_SKILLS, OWN_LIFE_SKILLS, PEOPLE_SKILLS, SkillDefinition
+from skills.opinion import LearnedOpinion
 
 MAX_PATTERN_LENGTH = 100
 MAX_COMPOUND_LENGTH = 300
@@ -434,13 +435,13 @@ def pet_spans(normalized: str) -> list[tuple[int, int]]:
 RELATIVES: tuple[str, ...] = (
     "pai", "mae", "filho", "filha", "filhos", "filhinho", "filhinha", "cacula", "bebe", "nene", "avo", "vo",
     "vovo", "irmao", "irma", "marido", "esposa", "esposo", "tio", "tia", "sogro", "sogra", "primo", "prima",
-    "namorado", "namorada", "noivo", "noiva",
+    "namorado", "namorada", "noivo", "noiva", "gemeos", "gemeas",
     "dad", "mom", "mum", "mother", "father", "son", "daughter", "kid", "baby", "grandma", "grandpa",
     "grandmother", "grandfather", "brother", "sister", "husband", "wife", "uncle", "aunt", "boyfriend",
-    "girlfriend",
+    "girlfriend", "twins",
     "padre", "madre", "hijo", "hija", "abuelo", "abuela", "hermano", "hermana", "novio", "novia",
     "mama", "papa", "mami", "papi", "mamae", "papai", "cunhado", "cunhada", "sobrinho", "sobrinha", "neto", "neta",
-    "enteado", "enteada", "cunado", "cunada", "sobrino", "sobrina", "nieto", "nieta",
+    "enteado", "enteada", "cunado", "cunada", "sobrino", "sobrina", "nieto", "nieta", "gemelos", "gemelas",
     # Friends and housemates: their job or illness is theirs as well ("minha amiga foi
     # demitida", "my roommate just got laid off"); Northeastern "mainha", "painho".
     "amigo", "amiga", "friend", "roommate", "flatmate", "vizinho", "vizinha", "neighbor", "neighbour",
@@ -549,7 +550,7 @@ def relative_spans(normalized: str) -> list[tuple[int, int]]:
 # médico?" ask the accounts alone (docs/skills.md, round 31). Up to three words after the
 # category's preposition, so a feeling said later is still heard.
 _LOOKED_UP_CATEGORY = re.compile(
-    r"(?<!\w)(?:quanto|quanta|how much|cuanto|cuanta)\s+(?:(?:eu|i|yo|ja|que|q)\s+)*"
+    r"(?<!\w)(?:quanto|quanta|qnto|qto|qnt|how much|cuanto|cuanta)\s+(?:(?:eu|i|yo|ja|que|q|already)\s+)*"
     r"(?:gastei|gastamos|gasto|gaste|spent|spend|did i spend|have i spent|do i spend|he gastado|hemos gastado|paguei|pague)"
     r"(?:\s+(?:esse|este|this|no|na|el|la|em|in)\s+(?:mes|ano|semana|month|year|week))?"
     r"\s+(?:com|de|em|no|na|nos|nas|on|in|for|at|en|con|el|la|the)\b"
@@ -614,6 +615,11 @@ _ADDRESSED = re.compile(
     # filha"). After a greeting it may be the user's own child ("Bom dia! Meu filho, 5 anos, está
     # com febre"), so only a closing thanks counts.
     r"|(?<!\w)(?:obrigado|obrigada|brigado|brigada|valeu|obg)\W+((?:minha\s+|meu\s+)?(?:filha|filho|fia|fio))\W*$"
+    # ... and a friend's or a brother's name for anyone, closing a thanks ("obg amiga", "valeu
+    # irmão, tmj", "gracias compa"): the listener, not a close one spoken of.
+    r"|(?<!\w)(?:obrigado|obrigada|brigado|brigada|valeu|obg|vlw|thanks|thank you|gracias)\W+"
+    r"((?:minha\s+|meu\s+|mi\s+)?(?:amiga|amigo|amigao|irmao|mano|mana|parceiro|compa|brother|bro|hermano|hermana))"
+    r"(?:\W+(?:tmj|kkk+|rs+|haha+|jaja+))?\W*$"
 )
 
 
@@ -889,8 +895,12 @@ class TriggerMatcher:
         compounds: Sequence[_Compound],
         skipped: tuple[tuple[str, str, str], ...],
         ledger_skills: tuple[str, ...] = (),
+        opinion: LearnedOpinion | None = None,
+        skills: frozenset[str] = frozenset(),
     ) -> None:
         self._ledger_skills = ledger_skills
+        self._opinion = opinion
+        self._skills = skills  # the enabled skills' names, which the opinion may add
         self._table = _prefix_table(patterns)
         # The lookahead captures without consuming, so a pattern starting at a later
         # word inside an earlier hit ("a pagar" inside "contas a pagar") is still seen.
@@ -921,10 +931,20 @@ class TriggerMatcher:
         return self.read(text)[1]
 
     def read(self, text: str) -> tuple[dict[str, tuple[str, ...]], frozenset[str]]:
-        """Return :meth:`match` and :meth:`set_aside` of ``text`` in one pass."""
+        """Return :meth:`match` and :meth:`set_aside` of ``text`` in one pass, revised by the
+        learned opinion when the matcher has one (skills/opinion.py)."""
         if self._regex is None:
             return {}, frozenset()
         normalized = normalize(text)
+        found, set_aside = self._read_patterns(normalized)
+        if self._opinion is not None:
+            found = self._opinion.revise(found, normalized, catalog=self._skills, set_aside=set_aside)
+            set_aside = set_aside - found.keys()
+        return found, set_aside
+
+    def _read_patterns(self, normalized: str) -> tuple[dict[str, tuple[str, ...]], frozenset[str]]:
+        """What the patterns alone find in ``normalized``: the skills fired, the skills set aside."""
+        assert self._regex is not None  # checked by read()
         ledger = ledger_line(normalized) if self._ledger_skills else None
         hits = self._hits(normalized)
         if not hits:
@@ -984,7 +1004,7 @@ class TriggerMatcher:
 
     def _hits(self, normalized: str) -> list[tuple[_CompiledPattern, int, int]]:
         """Return every pattern matching ``normalized``, with the span it matched."""
-        assert self._regex is not None  # checked by match()
+        assert self._regex is not None  # checked by read()
         hits: list[tuple[_CompiledPattern, int, int]] = []
         for hit in self._regex.finditer(normalized):
             start = hit.start()
@@ -1050,8 +1070,9 @@ def _continues_word(text: str, index: int) -> bool:
     return index < len(text) and _is_word_character(text[index])
 
 
-def compile_matcher(skills: Iterable[SkillDefinition]) -> TriggerMatcher:
-    """Compile the trigger patterns of the enabled ``skills`` into one matcher.
+def compile_matcher(skills: Iterable[SkillDefinition], opinion: LearnedOpinion | None = None) -> TriggerMatcher:
+    """Compile the trigger patterns of the enabled ``skills`` into one matcher, revised by
+    ``opinion`` when given (skills/opinion.py; the catalog gives the shipped one).
 
     Malformed patterns (see :func:`validate_pattern`) never reach the matcher: they are
     listed in ``skipped_patterns`` as (skill, pattern, reason) for the caller to log.
@@ -1060,9 +1081,11 @@ def compile_matcher(skills: Iterable[SkillDefinition]) -> TriggerMatcher:
     compounds: list[_Compound] = []
     skipped: list[tuple[str, str, str]] = []
     ledger_skills: list[str] = []
+    enabled: list[str] = []
     for skill in skills:
         if not skill.enabled:
             continue
+        enabled.append(skill.name)
         if skill.name in LEDGER_SKILLS:
             ledger_skills.append(skill.name)
         for written in skill.trigger_patterns:
@@ -1081,7 +1104,7 @@ def compile_matcher(skills: Iterable[SkillDefinition]) -> TriggerMatcher:
                 patterns.append(_compile_pattern(skill.name, written, _EXCLUSION))
             else:
                 patterns.append(_compile_pattern(skill.name, written, _TRIGGER))
-    return TriggerMatcher(patterns, compounds, tuple(skipped), tuple(ledger_skills))
+    return TriggerMatcher(patterns, compounds, tuple(skipped), tuple(ledger_skills), opinion, frozenset(enabled))
 
 
 def naive_match(text: str, skills: Iterable[SkillDefinition]) -> tuple[str, ...]:

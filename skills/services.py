@@ -28,6 +28,7 @@ from .domain import BASE_TOOLS, SkillDefinition
 from .inertia import Decision, InertiaState, decide, is_allowed, topic_cue
 from .matching import TriggerMatcher, compile_matcher
 from .models import Skill
+from .opinion import LearnedOpinion, shipped_opinion
 from .router import semantic_router
 
 
@@ -64,6 +65,11 @@ _process = _CatalogCache()
 _monolithic_tokens: dict[tuple[str, str, tuple[str, ...], tuple[str, ...]], int] = {}
 
 
+def configured_opinion() -> LearnedOpinion | None:
+    """The learned second opinion the settings ask for (``SKILLS_LEARNED_OPINION``), or None."""
+    return shipped_opinion() if settings.SKILLS_LEARNED_OPINION else None
+
+
 def current_catalog() -> Catalog:
     """The cached catalog, rebuilt when the shared version moved."""
     version = shared_catalog_version()
@@ -75,7 +81,7 @@ def current_catalog() -> Catalog:
         if cached is not None and cached.version == version:
             return cached
         definitions = tuple(skill.to_definition() for skill in Skill.objects.filter(enabled=True))
-        catalog = Catalog(version, definitions, compile_matcher(definitions))
+        catalog = Catalog(version, definitions, compile_matcher(definitions, configured_opinion()))
         _process.catalog = catalog
         return catalog
 

@@ -4,7 +4,8 @@ from pathlib import Path
 import pytest
 
 from skills.domain import DEFAULT_TONE, SkillDefinition
-from skills.evaluation import evaluate, format_report, load_jsonl
+from skills.evaluation import NEW_USER_LABELLED_SETS, evaluate, format_report, load_jsonl
+from skills.opinion import shipped_opinion
 from skills.skillmd import read_skill_dir
 
 REPO = Path(__file__).resolve().parents[2]
@@ -178,14 +179,27 @@ def test_load_jsonl_rejects_lines_that_are_not_objects(tmp_path):
 
 
 @pytest.mark.skipif(not DEV_SET.exists(), reason="the routing dev set is not available")
-def test_the_shipped_skills_route_the_dev_set_with_at_least_95_percent_exact_match():
+@pytest.mark.parametrize("opinion", [None, shipped_opinion()], ids=["patterns", "with the learned opinion"])
+def test_the_shipped_skills_route_the_dev_set_with_at_least_95_percent_exact_match(opinion):
     skills = [parsed.definition for _, parsed in read_skill_dir(REPO / "skills" / "definitions") if parsed.definition]
     assert len(skills) == 7
-    report = evaluate(load_jsonl(DEV_SET), skills)
+    report = evaluate(load_jsonl(DEV_SET), skills, opinion=opinion)
     assert report.exact_match >= REQUIRED_EXACT_MATCH, format_report(report)
 
 
-NEW_USER_LABELLED = {"routing-dev-2.jsonl", "routing-dev-3.jsonl", "routing-dev-4.jsonl", "routing-dev-5.jsonl"}
+def test_the_learned_opinion_lifts_the_labelled_sets_together():
+    """Patterns alone: 16,003 of 17,123 samples (93.5%); with the opinion, trained on these very
+    sets, 16,177 (94.5%). On sets it had not seen it gained 1.2 to 3.2 points (docs/skills.md)."""
+    skills = [parsed.definition for _, parsed in read_skill_dir(REPO / "skills" / "definitions") if parsed.definition]
+    totals = {}
+    for opinion in (None, shipped_opinion()):
+        right = 0
+        for path in sorted((REPO / "tests" / "data").glob("routing-*.jsonl")):
+            new_user = path.name in NEW_USER_LABELLED_SETS
+            report = evaluate(load_jsonl(path), skills, unstated_preferences_on=not new_user, opinion=opinion)
+            right += round(report.exact_match * report.n)
+        totals[opinion is not None] = right
+    assert totals[True] >= totals[False] + 100, totals
 
 
 @pytest.mark.parametrize(
@@ -199,6 +213,7 @@ NEW_USER_LABELLED = {"routing-dev-2.jsonl", "routing-dev-3.jsonl", "routing-dev-
      ("routing-dev-23.jsonl", 0.955), ("routing-dev-24.jsonl", 0.98),
      ("routing-dev-25.jsonl", 0.965), ("routing-dev-26.jsonl", 0.915),
      ("routing-dev-27.jsonl", 0.965), ("routing-dev-28.jsonl", 0.965), ("routing-dev-29.jsonl", 0.99),
+     ("routing-dev-30.jsonl", 0.87),
      ("routing-holdout-3.jsonl", 0.975), ("routing-holdout-7.jsonl", 0.97), ("routing-holdout-8.jsonl", 0.95),
      ("routing-holdout-9.jsonl", 0.94), ("routing-holdout-10.jsonl", 0.985), ("routing-holdout-11.jsonl", 0.93),
      ("routing-holdout-12.jsonl", 0.96), ("routing-holdout-13.jsonl", 0.92), ("routing-holdout-14.jsonl", 0.975),
@@ -229,21 +244,26 @@ NEW_USER_LABELLED = {"routing-dev-2.jsonl", "routing-dev-3.jsonl", "routing-dev-
      ("routing-holdout-63.jsonl", 0.975), ("routing-holdout-64.jsonl", 0.88),
      ("routing-holdout-65.jsonl", 0.95), ("routing-holdout-66.jsonl", 0.935),
      ("routing-holdout-67.jsonl", 0.93), ("routing-holdout-68.jsonl", 0.89),
-     ("routing-holdout-69.jsonl", 0.79), ("routing-holdout-70.jsonl", 0.855)]
+     ("routing-holdout-69.jsonl", 0.79), ("routing-holdout-70.jsonl", 0.855),
+     ("routing-holdout-71.jsonl", 0.92), ("routing-holdout-72.jsonl", 0.71),
+     ("routing-holdout-73.jsonl", 0.895), ("routing-holdout-74.jsonl", 0.715)]
 )
 def test_the_shipped_skills_route_the_later_dev_sets_above_their_floor(name, floor):
     """All written blind (68.7%, 78.0%, 65.7%, 69.3%, 79.1%, 80.6%, 68.9%, 79.1%, 88.2%, 84.0%, 84.7%,
     86.8%, 88.8%, 78.8%, 88.7%, 87.0%, 83.8%, 73.7%, 88.0%, 97.9%, 90.7%, 82.3%, 87.5%, 84.6%, 85.0%, 86.4%, 79.0%, 80.0%, 84.7%, 80.0%, 89.0%, 80.7%, 91.3%, 77.3%, 90.6%, 75.3%, 93.3%, 86.0%, 88.1%, 82.0%, 79.6%, 78.7%, 81.6%, 83.3%, 80.5%, 84.0%, 87.8%, 82.0%, 63.9%, 76.7%, 85.7%, 87.3%, 79.0%, 86.7%, 70.2%, 79.3%, 62.5%, 84.7%, 71.7%, 84.7%, 77.9%, 78.0%, 85.6%, 88.0%, 87.6%, 86.7%, 83.3%, 90.7%, 83.6%, 85.3% and 86.5% then; holdout-7 and -8 were tuned against in the
     ninth round, holdout-9 and -10 in the tenth, holdout-11 and -12 in the eleventh, holdout-13 and -14 in the twelfth, holdout-15 and -16 in the thirteenth, holdout-17 and -18 in the fourteenth, holdout-19 and -20 in the fifteenth, holdout-21 and -22 in the sixteenth, holdout-23 and -24 in the
-    seventeenth, holdout-25 and -26 in the eighteenth, holdout-27 to -30 in the nineteenth, holdout-31 to -34 in the twentieth, holdout-35 to -38 in the twenty-first, holdout-39 and -40 in the twenty-second, holdout-41 and -42 in the twenty-third, holdout-43 and -44 in the twenty-fourth, holdout-45 to -48 in the twenty-fifth, holdout-49 to -52 in the twenty-sixth, after scoring 92.7%, 91.3%, 84.7% and 86.5% against round 25; holdout-53 and -54, written during it, 83.3% and 88.8% against round 26, in the twenty-seventh; holdout-55 and -56, written during the twenty-seventh, 90.7% and 87.9% against it, in the twenty-eighth; holdout-57 and -58, written during the twenty-eighth, 78.0% and 73.7% against it, in the twenty-ninth; holdout-59 and -60, written during the twenty-ninth, 84.7% and 74.4% against it, in the thirtieth; holdout-61 and -62, written during the thirtieth, 90.0% and 74.6% against it, in the thirty-first; holdout-63 to -66, written during the thirty-first, 93.3%, 80.0%, 91.3% and 85.4% against the thirtieth and 94.7%, 80.9%, 91.3% and 87.4% against the thirty-first, in the thirty-second; holdout-67 and -68, written during the thirty-second, 89.3% and 81.7% against the thirty-first and 89.3% and 82.4% against the thirty-second, in the thirty-third; holdout-69 and -70, written during the thirty-third, 79.3% and 85.8% against it, not tuned against); now floors
+    seventeenth, holdout-25 and -26 in the eighteenth, holdout-27 to -30 in the nineteenth, holdout-31 to -34 in the twentieth, holdout-35 to -38 in the twenty-first, holdout-39 and -40 in the twenty-second, holdout-41 and -42 in the twenty-third, holdout-43 and -44 in the twenty-fourth, holdout-45 to -48 in the twenty-fifth, holdout-49 to -52 in the twenty-sixth, after scoring 92.7%, 91.3%, 84.7% and 86.5% against round 25; holdout-53 and -54, written during it, 83.3% and 88.8% against round 26, in the twenty-seventh; holdout-55 and -56, written during the twenty-seventh, 90.7% and 87.9% against it, in the twenty-eighth; holdout-57 and -58, written during the twenty-eighth, 78.0% and 73.7% against it, in the twenty-ninth; holdout-59 and -60, written during the twenty-ninth, 84.7% and 74.4% against it, in the thirtieth; holdout-61 and -62, written during the thirtieth, 90.0% and 74.6% against it, in the thirty-first; holdout-63 to -66, written during the thirty-first, 93.3%, 80.0%, 91.3% and 85.4% against the thirtieth and 94.7%, 80.9%, 91.3% and 87.4% against the thirty-first, in the thirty-second; holdout-67 and -68, written during the thirty-second, 89.3% and 81.7% against the thirty-first and 89.3% and 82.4% against the thirty-second, in the thirty-third; holdout-69 and -70, written during the thirty-third, 79.3% and 85.8% against it, in the thirty-fourth; holdout-71 to -74, written during the thirty-fourth, 90.7%, 61.8%, 90.0% and 70.4% against the thirty-third; -71 and -72 tuned against in it, two of its rules from -74 after scoring); now floors, of the patterns alone (the learned opinion is measured below)
     against regressions. holdout-34 labels a look-back narrowing (a turn that fires one of
     two topics kept drops the other) that the earlier sets do not, hence its low floor. dev-3, dev-6 and dev-8 label a quarrel alone relationships only, which
     now also brings the counselor, and dev-3, dev-10, dev-11 and holdout-3 label a relative in
     hospital with health, which is now the user's own body only (docs/skills.md); dev-2, dev-10
     and dev-13 label a relative's fever, diagnosis or surgery with health, which since the eighth
     round is the relative's body, not the user's (skills.matching, RELATIVES). dev-13 and dev-21 keep the feeling on a look-up after a message that said both ("I'm stressed about my car loan", then "how much do I still owe on it?"), where holdout-44 and -54 drop it; since the twenty-seventh round a look-up drops it. dev-2 to dev-5 were labelled for a new user (a
-    line without preferences has every optional skill off: church and psalms are general there)."""
+    line without preferences has every optional skill off: church and psalms are general there).
+    dev-30 was written blind in the thirty-fourth round for the learned opinion's review: short
+    everyday messages (hedged symptoms, meals and treats, states that are no feeling); the
+    patterns scored it 87.5% before and after that round."""
     skills = [parsed.definition for _, parsed in read_skill_dir(REPO / "skills" / "definitions") if parsed.definition]
-    new_user = name in NEW_USER_LABELLED
+    new_user = name in NEW_USER_LABELLED_SETS
     report = evaluate(load_jsonl(REPO / "tests" / "data" / name), skills, unstated_preferences_on=not new_user)
     assert report.exact_match >= floor, format_report(report)

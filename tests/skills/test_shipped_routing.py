@@ -1954,3 +1954,51 @@ def test_the_thirty_third_blind_rounds_classes(text, expected):
 )
 def test_round_thirty_three_s_conversations(messages, expected):
     assert follow(*messages) == expected
+
+
+@pytest.mark.parametrize(
+    ("text", "expected"),
+    [
+        # Tips earned in a shift are income, in three languages.
+        ("made 220 in tips tonight", {"finance"}),
+        ("hj tirei 80 de gorjeta", {"finance"}),
+        ("saqué 600 de propinas en el turno", {"finance", "professional"}),
+        # A burn is the body's, and so is an appetite lost to heartbreak.
+        ("queimei a mao no forno hj", {"health"}),
+        ("my girlfriend dumped me and I'm heartbroken, can't even eat", {"counselor", "health", "relationships"}),
+        # A stand-up meeting, a substitute called in, a carer's or a teacher's trade told.
+        ("daily de 1h hj, q perda de tempo", {"professional"}),
+        ("got called in to sub for 3rd grade today", {"professional"}),
+        ("sou cuidadora de idosos", {"professional"}),
+        ("soy maestra en una escuela rural", {"professional"}),
+        # A friend's or a brother's name for anyone, closing a thanks, addresses the listener.
+        ("obg amiga", {"general"}),
+        ("valeu irmao, tmj", {"general"}),
+        # Abbreviated look-ups keep the category the ledger's.
+        ("qnto eu gastei de remedio esse mes?", {"finance"}),
+        # Kilos of meat bought, and a fridge in Spanish, are no body.
+        ("comprei 5kg de carne pro churrasco", {"finance"}),
+        ("me quedan 4 cuotas del refri", {"finance"}),
+        # Controls: tips asked for a date, a friend spoken of, kilos lost, a soda drunk.
+        ("first date tonight, any tips?", {"relationships"}),
+        ("minha amiga tá doente", {"relationships"}),
+        ("perdi 2kg essa semana", {"health"}),
+        ("tomei um refri gelado agora", {"health"}),
+    ],
+)
+def test_the_thirty_fourth_blind_rounds_classes(text, expected):
+    assert route(text, CHRISTIAN) == expected
+
+
+@pytest.mark.parametrize(
+    ("messages", "expected"),
+    [
+        # "tb" is "também"; last night's game is small talk; a step count looked up in Spanish.
+        (("minhas gemeas fizeram 1 aninho hj", "tb to sem dormir faz 2 dias kkk"),
+         [{"relationships"}, {"health", "relationships"}]),
+        (("gastei 200 no mercado", "vc viu o jogo do corinthians ontem?"), [{"finance"}, {"general"}]),
+        (("estoy triste por mi mamá", "cuántos pasos caminé hoy?"), [{"counselor", "relationships"}, {"health"}]),
+    ],
+)
+def test_round_thirty_four_s_conversations(messages, expected):
+    assert follow(*messages) == expected

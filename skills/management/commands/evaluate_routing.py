@@ -11,6 +11,7 @@ from django.core.management.base import BaseCommand, CommandError, CommandParser
 
 from skills.evaluation import evaluate, format_report, load_jsonl
 from skills.models import Skill
+from skills.services import configured_opinion
 
 
 class Command(BaseCommand):
@@ -20,6 +21,7 @@ class Command(BaseCommand):
         'Each line is {"text", "skills", "preferences"?} or {"conversation": [{"text", '
         '"skills"}, ...], "preferences"?}, a conversation whose turns carry inertia. '
         "Prints exact-set accuracy, per-skill precision and recall, and the misses. "
+        "The learned second opinion takes part as SKILLS_LEARNED_OPINION says. "
         "No model is called."
     )
 
@@ -54,7 +56,11 @@ class Command(BaseCommand):
             )
         inertia = settings.SKILL_INERTIA_MESSAGES
         report = evaluate(
-            lines, skills, inertia_messages=inertia, unstated_preferences_on=options["unstated_preferences"] == "on"
+            lines,
+            skills,
+            inertia_messages=inertia,
+            unstated_preferences_on=options["unstated_preferences"] == "on",
+            opinion=configured_opinion(),
         )
         if options["json"]:
             figures = {**report.as_dict(), "skills": len(skills), "inertia_messages": inertia}

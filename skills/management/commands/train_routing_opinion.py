@@ -1,0 +1,179 @@
+"""``manage.py train_routing_opinion``: train the learned second opinion (skills/opinion.py).
+
+Needs scikit-learn, which the product does not: ``pip install -e ".[training]"``. Reading
+the weights it writes needs only the standard library.
+"""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+from typing import Any
+
+from django.conf import settings
+from django.core.management.base import BaseCommand, CommandError, CommandParser
+
+from lifeassistant.text import normalize
+from skills.evaluation import NEW_USER_LABELLED_SETS, load_jsonl
+from skills.management.commands.bootstrap import SHIPPED_SKILLS
+from skills.opinion import (
+    READ_CHARS,
+    SHIPPED_PATH,
+    LearnedOpinion,
+    char_features,
+    from_data,
+    training_digest,
+    word_features,
+)
+from skills.skillmd import read_skill_dir
+
+DEFAULT_FILES = "tests/data/routing-*.jsonl"  # under the project's root (settings.BASE_DIR)
+# The regularisation and the feature floors chosen with the thresholds (docs/skills.md).
+STRENGTH = 4.0
+MIN_DOCUMENTS = 3
+MAX_CHAR_FEATURES = 10_000
+# Weights rounded to this many decimals keep the file small; the probabilities they give may
+# differ from the trained model's by at most MAX_PROBABILITY_DRIFT (checked on every example).
+DECIMALS = 4
+MAX_PROBABILITY_DRIFT = 0.01
+
+
+class Command(BaseCommand):
+    help = (
+        "Train the learned second opinion on labelled routing sets (single messages and the "
+        "first turn of each conversation: later turns carry inertia) and write its weights."
+    )
+
+    def add_arguments(self, parser: CommandParser) -> None:
+        parser.add_argument("files", nargs="*", type=Path, help=f"Labelled .jsonl files (default {DEFAULT_FILES}).")
+        parser.add_argument("--output", type=Path, default=SHIPPED_PATH)
+        parser.add_argument(
+            "--check",
+            action="store_true",
+            help="Write nothing; fail unless the weights at --output are what training on these files gives.",
+        )
+
+    def handle(self, *args: Any, **options: Any) -> None:
+        try:
+            import numpy
+            from sklearn.feature_extraction.text import TfidfVectorizer
+            from sklearn.linear_model import LogisticRegression
+        except ImportError:
+            raise CommandError('Training needs scikit-learn: pip install -e ".[training]"') from None
+        files: list[Path] = sorted(options["files"] or Path(settings.BASE_DIR).glob(DEFAULT_FILES))
+        if not files:
+            raise CommandError(f"No labelled files ({DEFAULT_FILES} matches nothing here).")
+        texts, labels = _examples(files)
+        skills = sorted({skill for label in labels for skill in label} - {"general"})
+        parts = {
+            "words": TfidfVectorizer(analyzer=word_features, min_df=MIN_DOCUMENTS, sublinear_tf=True),
+            "chars": TfidfVectorizer(
+                analyzer=char_features, min_df=MIN_DOCUMENTS, max_features=MAX_CHAR_FEATURES, sublinear_tf=True
+            ),
+        }
+        from scipy.sparse import hstack
+
+        matrix = hstack([vectorizer.fit_transform(texts) for vectorizer in parts.values()]).tocsr()
+        models = [
+            LogisticRegression(C=STRENGTH, max_iter=5000).fit(matrix, [skill in label for label in labels])
+            for skill in skills
+        ]
+        data: dict[str, Any] = {
+            "skills": skills,
+            "intercepts": [round(float(model.intercept_[0]), DECIMALS) for model in models],
+            "trained_on": {"files": [file.name for file in files], "sha256": training_digest(files)},
+            "patterns": _shipped_patterns(skills),
+        }
+        offset = 0
+        for name, vectorizer in parts.items():
+            entries: dict[str, list[float]] = {}
+            for feature, column in vectorizer.vocabulary_.items():
+                weights = [round(float(model.coef_[0][offset + column]), DECIMALS) for model in models]
+                idf = round(float(vectorizer.idf_[column]), DECIMALS)
+                entries[feature] = [idf, *weights] if any(weights) else [idf]
+            data[name] = dict(sorted(entries.items()))
+            offset += len(vectorizer.vocabulary_)
+        expected = numpy.stack([model.predict_proba(matrix)[:, 1] for model in models], axis=1)
+        drift = _drift(from_data(data), texts, skills, expected)
+        if drift > MAX_PROBABILITY_DRIFT:
+            raise CommandError(f"The written weights drift {drift:.4f} from the trained model's probabilities.")
+        output: Path = options["output"]
+        if options["check"]:
+            self._check(data, output, texts, skills, expected)
+            return
+        output.parent.mkdir(parents=True, exist_ok=True)
+        output.write_text(_serialized(data), encoding="utf-8")
+        self.stdout.write(
+            f"{output}: {len(skills)} skills, {len(texts)} examples from {len(files)} files, "
+            f"{sum(len(data[name]) for name in parts)} features; largest drift {drift:.5f}"
+        )
+
+    def _check(self, trained: dict[str, Any], output: Path, texts: list[str], skills: list[str], expected: Any) -> None:
+        try:
+            shipped = json.loads(output.read_text(encoding="utf-8"))
+            opinion = from_data(shipped)
+        except (OSError, ValueError, KeyError, TypeError) as error:
+            raise CommandError(f"{output}: {error}") from None
+        if shipped.get("trained_on") != trained["trained_on"] or list(opinion.skills) != skills:
+            raise CommandError(f"{output} was trained on other files, labels or skills: retrain it.")
+        drift = _drift(opinion, texts, skills, expected)
+        if drift > MAX_PROBABILITY_DRIFT:
+            raise CommandError(f"{output} differs from what training gives (probabilities drift {drift:.4f}): retrain it.")
+        self.stdout.write(
+            f"{output}: what training on {len(trained['trained_on']['files'])} files gives (largest drift {drift:.5f})"
+        )
+
+
+def _drift(opinion: LearnedOpinion, texts: list[str], skills: list[str], expected: Any) -> float:
+    """The largest difference between ``opinion``'s probabilities and ``expected`` on ``texts``."""
+    return max(
+        abs(opinion.probabilities(text)[skill] - float(expected[row][index]))
+        for row, text in enumerate(texts)
+        for index, skill in enumerate(skills)
+    )
+
+
+def _serialized(data: dict[str, Any]) -> str:
+    """``data`` as JSON with one feature a line, so a retrained file's diff reads feature by feature."""
+
+    def dumped(value: Any) -> str:
+        return json.dumps(value, ensure_ascii=False, separators=(",", ":"))
+
+    lines = []
+    for key, value in data.items():
+        if key in ("words", "chars"):
+            entries = ",\n".join(f"{dumped(feature)}:{dumped(values)}" for feature, values in value.items())
+            lines.append(f"{dumped(key)}:{{\n{entries}\n}}")
+        else:
+            lines.append(f"{dumped(key)}:{dumped(value)}")
+    return "{\n" + ",\n".join(lines) + "\n}\n"
+
+
+def _shipped_patterns(skills: list[str]) -> dict[str, list[str]]:
+    """The shipped SKILL.md patterns of ``skills``, as written: the ones the opinion may overrule."""
+    definitions = [parsed.definition for _, parsed in read_skill_dir(SHIPPED_SKILLS) if parsed.definition]
+    return {
+        definition.name: sorted(set(definition.trigger_patterns))
+        for definition in definitions
+        if definition.name in skills
+    }
+
+
+def _examples(files: list[Path]) -> tuple[list[str], list[frozenset[str]]]:
+    """Each single message and each conversation's first turn, normalized, with its skills
+    (later turns carry inertia, so their labels are not their text's alone)."""
+    texts: list[str] = []
+    labels: list[frozenset[str]] = []
+    for file in files:
+        try:
+            lines = load_jsonl(file)
+        except ValueError as error:
+            raise CommandError(str(error)) from None
+        for line in lines:
+            stated = line.get("preferences")
+            if (stated is None and file.name in NEW_USER_LABELLED_SETS) or (stated is not None and not (stated and all(stated.values()))):
+                continue  # labelled for a user with a skill off: not the text's topic alone
+            message = line["conversation"][0] if "conversation" in line else line
+            texts.append(normalize(message["text"])[:READ_CHARS])
+            labels.append(frozenset(message["skills"]))
+    return texts, labels

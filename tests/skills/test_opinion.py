@@ -1,0 +1,162 @@
+"""The learned second opinion (skills/opinion.py): what it reads, how it revises the patterns,
+and that the shipped weights are the ones its training files give."""
+
+import json
+import math
+from datetime import datetime, timezone
+from pathlib import Path
+
+import pytest
+
+from lifeassistant.text import normalize
+from skills import services
+from skills.inertia import EMPTY_STATE, decide, topic_cue
+from skills.matching import compile_matcher
+from skills.opinion import (
+    ADD_AT,
+    DROP_AT,
+    LEARNED,
+    READ_CHARS,
+    SHIPPED_PATH,
+    char_features,
+    from_data,
+    shipped_opinion,
+    training_digest,
+    word_features,
+)
+from skills.skillmd import read_skill_dir
+
+REPO = Path(__file__).resolve().parents[2]
+SKILLS = tuple(parsed.definition for _, parsed in read_skill_dir(REPO / "skills" / "definitions") if parsed.definition)
+NOW = datetime(2025, 3, 1, tzinfo=timezone.utc)
+
+
+def route(text: str, *, opinion: bool) -> set[str]:
+    matcher = compile_matcher(SKILLS, shipped_opinion() if opinion else None)
+    fired, set_aside = matcher.read(text)
+    decision = decide(SKILLS, fired, EMPTY_STATE, now=NOW, cue=topic_cue(text), set_aside=set_aside)
+    return {skill.name for skill in decision.active}
+
+
+def test_words_and_their_neighbouring_pairs_are_read():
+    assert word_features("gastei 50 no mercado") == [
+        "gastei", "50", "no", "mercado", "gastei 50", "50 no", "no mercado"
+    ]
+
+
+def test_a_single_letter_is_no_word():
+    assert word_features("e a conta") == ["conta"]
+
+
+def test_character_grams_are_read_within_each_padded_word_and_a_short_word_once_whole():
+    assert char_features("oi") == [" oi", "oi ", " oi "]
+    assert char_features("sono") == [" so", "son", "ono", "no ", " son", "sono", "ono ", " sono", "sono "]
+
+
+# A two-skill model small enough to compute by hand: "conta" says finance, "mae" relationships.
+TINY = {
+    "skills": ["finance", "relationships"],
+    "intercepts": [-2.0, -2.0],
+    "words": {"conta": [1.0, 6.0, -1.0], "mae": [2.0, -1.0, 6.0], "hoje": [1.5]},
+    "chars": {},
+    "patterns": {"finance": ["conta", "=boleto"], "relationships": ["mae"]},
+}
+BOTH = {"finance", "relationships"}
+
+
+def test_probabilities_are_the_logistic_of_the_unit_length_tf_idf_scores():
+    opinion = from_data(TINY)
+    probabilities = opinion.probabilities("conta hoje")
+    # tf-idf: conta 1.0, hoje 1.5; unit length divides by sqrt(1 + 2.25). "hoje" has no weight.
+    norm = math.sqrt(1.0 + 1.5**2)
+    assert probabilities["finance"] == pytest.approx(1 / (1 + math.exp(2.0 - 6.0 / norm)))
+    assert probabilities["relationships"] == pytest.approx(1 / (1 + math.exp(2.0 + 1.0 / norm)))
+
+
+def test_a_repeated_word_counts_less_than_twice():
+    opinion = from_data(TINY)
+    assert opinion.probabilities("conta conta mae")["finance"] > opinion.probabilities("conta mae")["finance"]
+
+
+def test_it_adds_a_skill_it_is_sure_of_only_when_no_pattern_fired():
+    opinion = from_data(TINY)
+    assert opinion.probabilities("conta")["finance"] >= ADD_AT
+    assert opinion.revise({}, "conta", catalog=BOTH) == {"finance": (LEARNED,)}
+    # A skill fired by a pattern the opinion does not know stands, and nothing is added beside it.
+    assert opinion.revise({"relationships": ("minha mae",)}, "conta", catalog=BOTH) == {"relationships": ("minha mae",)}
+
+
+def test_it_never_adds_a_topic_the_message_sets_aside_nor_a_skill_missing_from_the_catalog():
+    opinion = from_data(TINY)
+    assert opinion.revise({}, "conta", catalog=BOTH, set_aside={"finance"}) == {}
+    assert opinion.revise({}, "conta", catalog={"relationships"}) == {}
+
+
+def test_it_drops_a_fired_skill_it_is_sure_is_wrong_and_keeps_the_skills_it_does_not_know():
+    opinion = from_data(TINY)
+    assert opinion.probabilities("mae")["finance"] <= DROP_AT
+    fired = {"finance": ("conta",), "relationships": ("mae",), "spiritual": ("igreja",)}
+    assert opinion.revise(fired, "mae", catalog=BOTH) == {"relationships": ("mae",), "spiritual": ("igreja",)}
+
+
+def test_a_pattern_it_was_not_trained_beside_is_never_overruled():
+    """A pattern staff add in the admin ("xadrez"), or an amount the ledger noted, stands."""
+    opinion = from_data(TINY)
+    assert opinion.revise({"finance": ("xadrez",)}, "mae", catalog=BOTH) == {"finance": ("xadrez",)}
+    assert opinion.revise({"finance": ("conta", "xadrez")}, "mae", catalog=BOTH) == {"finance": ("conta", "xadrez")}
+
+
+def test_a_model_without_an_intercept_per_skill_is_refused():
+    with pytest.raises(ValueError, match="one intercept per skill"):
+        from_data({**TINY, "intercepts": [0.0]})
+
+
+def test_the_opinion_reads_only_the_opening_of_a_long_paste():
+    opinion = shipped_opinion()
+    opening = normalize("gastei 80 reais na farmacia hoje ") + "e " * READ_CHARS
+    assert opinion.probabilities(opening + "x " * 50_000) == opinion.probabilities(opening + "y " * 50_000)
+
+
+# Blind-set messages the patterns route wrong and the opinion right (holdout-69/70, docs/skills.md).
+@pytest.mark.parametrize(
+    ("text", "patterns", "revised"),
+    [
+        ("levei a Mel no veterinario, 350 a consulta 🐶", {"general"}, {"finance"}),
+        ("qual foi o primeiro banco do brasil?", {"finance"}, {"general"}),
+        ("tenho entrevista na sexta pra vaga de caixa no banco", {"finance", "professional"}, {"professional"}),
+        ("me indica uma musica triste pra ouvir kkkk", {"counselor"}, {"general"}),
+    ],
+)
+def test_the_shipped_opinion_mends_what_the_patterns_miss(text, patterns, revised):
+    assert route(text, opinion=False) == patterns
+    assert route(text, opinion=True) == revised
+
+
+@pytest.mark.parametrize(
+    ("text", "expected"),
+    [
+        ("gastei 50 reais no mercado", {"finance"}),
+        ("estou muito ansiosa, não consigo relaxar", {"counselor"}),
+        ("não quero falar de dinheiro agora, me conta uma piada", {"general"}),
+        ("oi, tudo bem?", {"general"}),
+    ],
+)
+def test_the_shipped_opinion_leaves_plain_messages_as_the_patterns_route_them(text, expected):
+    assert route(text, opinion=True) == route(text, opinion=False) == expected
+
+
+def test_the_shipped_weights_are_trained_on_every_labelled_set_as_it_is_now():
+    """Retrain (manage.py train_routing_opinion) after a labelled set changes; .ci/run checks
+    that training gives these very weights (--check)."""
+    shipped = json.loads(SHIPPED_PATH.read_text(encoding="utf-8"))
+    files = sorted((REPO / "tests" / "data").glob("routing-*.jsonl"))
+    assert shipped["trained_on"]["files"] == [file.name for file in files]
+    assert shipped["trained_on"]["sha256"] == training_digest(files)
+    assert set(shipped["skills"]) == {skill.name for skill in SKILLS} - {"general"}
+
+
+def test_the_setting_turns_the_opinion_off(settings):
+    settings.SKILLS_LEARNED_OPINION = False
+    assert services.configured_opinion() is None
+    settings.SKILLS_LEARNED_OPINION = True
+    assert services.configured_opinion() is shipped_opinion()
