@@ -16,7 +16,8 @@ It is a second opinion, not a router (:meth:`LearnedOpinion.revise`):
 - when patterns fire, a fired skill it is sure is wrong (``DROP_AT``) is dropped, if every
   pattern that fired it is one the opinion was trained beside (the shipped SKILL.md's, kept
   in its file): a pattern staff add in the admin, or a later round's, is never overruled;
-- otherwise the patterns stand. Inertia and combination then decide as before.
+- otherwise the patterns stand. Inertia and combination then decide as before, except that
+  what the opinion alone suggests does not interrupt a conversation (skills.inertia).
 
 The thresholds were chosen on holdout-69/70 with a model that had not seen them, and
 checked on six folds of every set (docs/skills.md, "A learned second opinion"). It speaks
@@ -27,12 +28,15 @@ its patterns alone, and a disabled or deleted one is never added.
 
 from __future__ import annotations
 
+import base64
 import hashlib
 import json
 import math
 import re
+import sys
+from array import array
 from collections import Counter
-from collections.abc import Collection, Iterable, Mapping
+from collections.abc import Collection, Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from functools import lru_cache
 from pathlib import Path
@@ -46,7 +50,7 @@ ADD_AT = 0.7
 DROP_AT = 0.05
 
 # What the opinion reads of a message: its opening, where a chat message says what it is
-# about. It bounds the cost on a long paste (~1,000 n-grams at most).
+# about. It bounds the cost on a long paste (~2,000 n-grams at most).
 READ_CHARS = 600
 
 # The pattern recorded for a skill the opinion added (Decision.matched shows it to staff).
@@ -77,24 +81,29 @@ def char_features(normalized: str) -> list[str]:
 
 @dataclass(frozen=True)
 class _Part:
-    """One group of features: each known feature's inverse document frequency and weights."""
+    """One group of features: each known feature's row, its inverse document frequency then
+    one weight per skill, in one flat array of 32-bit floats (a dict of tuples took 9 MiB in
+    every web and worker process; this, ~2 MiB)."""
 
-    idf: Mapping[str, float]
-    weights: Mapping[str, tuple[float, ...]]
+    rows: Mapping[str, int]
+    table: array  # len(rows) * stride floats
+    stride: int
 
     def add_scores(self, features: Iterable[str], scores: list[float]) -> None:
         """Add this part's contribution (sublinear tf-idf, unit length) to ``scores``."""
-        counts = Counter(feature for feature in features if feature in self.idf)
-        values = {feature: (1.0 + math.log(count)) * self.idf[feature] for feature, count in counts.items()}
+        counts = Counter(feature for feature in features if feature in self.rows)
+        table, stride = self.table, self.stride
+        values = {
+            self.rows[feature] * stride: (1.0 + math.log(count)) * table[self.rows[feature] * stride]
+            for feature, count in counts.items()
+        }
         norm = math.sqrt(sum(value * value for value in values.values()))
         if not norm:
             return
-        for feature, value in values.items():
-            weights = self.weights.get(feature)
-            if weights:
-                scaled = value / norm
-                for index, weight in enumerate(weights):
-                    scores[index] += scaled * weight
+        for start, value in values.items():
+            scaled = value / norm
+            for index in range(stride - 1):
+                scores[index] += scaled * table[start + 1 + index]
 
 
 @dataclass(frozen=True)
@@ -140,23 +149,40 @@ class LearnedOpinion:
         return probabilities.get(skill, 1.0) <= DROP_AT and all(pattern in known for pattern in written)
 
 
+def encode_part(entries: Mapping[str, Sequence[float]], skills: int) -> dict[str, Any]:
+    """A feature part in its JSON form: the features, one a line when written, and one base64
+    string of 32-bit little-endian floats, each feature's idf then one weight per skill. A
+    JSON number per weight took ~10 MiB of every process's memory to parse, for 2 MiB kept."""
+    stride = 1 + skills
+    table = array("f")
+    for values in entries.values():
+        if len(values) != stride:
+            raise ValueError(f"routing opinion: {stride} numbers a feature expected, got {len(values)}")
+        table.extend(values)
+    if sys.byteorder == "big":
+        table.byteswap()
+    return {"features": list(entries), "table": base64.b64encode(table.tobytes()).decode("ascii")}
+
+
+def _decode_part(part: Mapping[str, Any], stride: int) -> _Part:
+    table = array("f", base64.b64decode(part["table"]))
+    if sys.byteorder == "big":
+        table.byteswap()
+    features: list[str] = part["features"]
+    if len(table) != stride * len(features):
+        raise ValueError(f"routing opinion: {len(features)} features need {stride * len(features)} numbers, not {len(table)}")
+    return _Part({feature: row for row, feature in enumerate(features)}, table, stride)
+
+
 def from_data(data: Mapping[str, Any]) -> LearnedOpinion:
     """Build the opinion from its JSON form (``train_routing_opinion`` writes it)."""
     skills = tuple(str(name) for name in data["skills"])
-    parts = []
-    for name in ("words", "chars"):
-        entries: Mapping[str, list[float]] = data[name]
-        parts.append(
-            _Part(
-                idf={feature: values[0] for feature, values in entries.items()},
-                weights={feature: tuple(values[1:]) for feature, values in entries.items() if len(values) > 1},
-            )
-        )
     intercepts = tuple(float(value) for value in data["intercepts"])
     if len(intercepts) != len(skills):
         raise ValueError("routing opinion: one intercept per skill expected")
+    words, chars = (_decode_part(data[name], 1 + len(skills)) for name in ("words", "chars"))
     known = {skill: frozenset(written) for skill, written in data.get("patterns", {}).items()}
-    return LearnedOpinion(skills, intercepts, parts[0], parts[1], known)
+    return LearnedOpinion(skills, intercepts, words, chars, known)
 
 
 def training_digest(files: Iterable[Path]) -> str:

@@ -19,6 +19,7 @@ from skills.opinion import (
     READ_CHARS,
     SHIPPED_PATH,
     char_features,
+    encode_part,
     from_data,
     shipped_opinion,
     training_digest,
@@ -57,8 +58,8 @@ def test_character_grams_are_read_within_each_padded_word_and_a_short_word_once_
 TINY = {
     "skills": ["finance", "relationships"],
     "intercepts": [-2.0, -2.0],
-    "words": {"conta": [1.0, 6.0, -1.0], "mae": [2.0, -1.0, 6.0], "hoje": [1.5]},
-    "chars": {},
+    "words": encode_part({"conta": [1.0, 6.0, -1.0], "mae": [2.0, -1.0, 6.0], "hoje": [1.5, 0.0, 0.0]}, 2),
+    "chars": encode_part({}, 2),
     "patterns": {"finance": ["conta", "=boleto"], "relationships": ["mae"]},
 }
 BOTH = {"finance", "relationships"}
@@ -106,9 +107,14 @@ def test_a_pattern_it_was_not_trained_beside_is_never_overruled():
     assert opinion.revise({"finance": ("conta", "xadrez")}, "mae", catalog=BOTH) == {"finance": ("conta", "xadrez")}
 
 
-def test_a_model_without_an_intercept_per_skill_is_refused():
+def test_a_model_without_an_intercept_per_skill_or_a_row_per_feature_is_refused():
     with pytest.raises(ValueError, match="one intercept per skill"):
         from_data({**TINY, "intercepts": [0.0]})
+    with pytest.raises(ValueError, match="3 numbers a feature"):
+        encode_part({"conta": [1.0, 6.0]}, 2)
+    truncated = {**TINY["words"], "features": [*TINY["words"]["features"], "extra"]}
+    with pytest.raises(ValueError, match="4 features need 12 numbers"):
+        from_data({**TINY, "words": truncated})
 
 
 def test_the_opinion_reads_only_the_opening_of_a_long_paste():

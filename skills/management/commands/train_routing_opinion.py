@@ -21,6 +21,7 @@ from skills.opinion import (
     SHIPPED_PATH,
     LearnedOpinion,
     char_features,
+    encode_part,
     from_data,
     training_digest,
     word_features,
@@ -32,9 +33,8 @@ DEFAULT_FILES = "tests/data/routing-*.jsonl"  # under the project's root (settin
 STRENGTH = 4.0
 MIN_DOCUMENTS = 3
 MAX_CHAR_FEATURES = 10_000
-# Weights rounded to this many decimals keep the file small; the probabilities they give may
-# differ from the trained model's by at most MAX_PROBABILITY_DRIFT (checked on every example).
-DECIMALS = 4
+# Weights kept as 32-bit floats: the probabilities they give may differ from the trained
+# model's by at most this (checked on every example).
 MAX_PROBABILITY_DRIFT = 0.01
 
 
@@ -80,18 +80,17 @@ class Command(BaseCommand):
         ]
         data: dict[str, Any] = {
             "skills": skills,
-            "intercepts": [round(float(model.intercept_[0]), DECIMALS) for model in models],
+            "intercepts": [float(model.intercept_[0]) for model in models],
             "trained_on": {"files": [file.name for file in files], "sha256": training_digest(files)},
             "patterns": _shipped_patterns(skills),
         }
         offset = 0
         for name, vectorizer in parts.items():
-            entries: dict[str, list[float]] = {}
-            for feature, column in vectorizer.vocabulary_.items():
-                weights = [round(float(model.coef_[0][offset + column]), DECIMALS) for model in models]
-                idf = round(float(vectorizer.idf_[column]), DECIMALS)
-                entries[feature] = [idf, *weights] if any(weights) else [idf]
-            data[name] = dict(sorted(entries.items()))
+            entries = {
+                feature: [float(vectorizer.idf_[column]), *(float(model.coef_[0][offset + column]) for model in models)]
+                for feature, column in sorted(vectorizer.vocabulary_.items())
+            }
+            data[name] = encode_part(entries, len(skills))
             offset += len(vectorizer.vocabulary_)
         expected = numpy.stack([model.predict_proba(matrix)[:, 1] for model in models], axis=1)
         drift = _drift(from_data(data), texts, skills, expected)
@@ -105,7 +104,7 @@ class Command(BaseCommand):
         output.write_text(_serialized(data), encoding="utf-8")
         self.stdout.write(
             f"{output}: {len(skills)} skills, {len(texts)} examples from {len(files)} files, "
-            f"{sum(len(data[name]) for name in parts)} features; largest drift {drift:.5f}"
+            f"{sum(len(data[name]['features']) for name in parts)} features; largest drift {drift:.5f}"
         )
 
     def _check(self, trained: dict[str, Any], output: Path, texts: list[str], skills: list[str], expected: Any) -> None:
@@ -134,7 +133,8 @@ def _drift(opinion: LearnedOpinion, texts: list[str], skills: list[str], expecte
 
 
 def _serialized(data: dict[str, Any]) -> str:
-    """``data`` as JSON with one feature a line, so a retrained file's diff reads feature by feature."""
+    """``data`` as JSON with one feature a line, so a retrained file's diff shows the features
+    gained and lost (their weights are one base64 string, see skills.opinion.encode_part)."""
 
     def dumped(value: Any) -> str:
         return json.dumps(value, ensure_ascii=False, separators=(",", ":"))
@@ -142,8 +142,8 @@ def _serialized(data: dict[str, Any]) -> str:
     lines = []
     for key, value in data.items():
         if key in ("words", "chars"):
-            entries = ",\n".join(f"{dumped(feature)}:{dumped(values)}" for feature, values in value.items())
-            lines.append(f"{dumped(key)}:{{\n{entries}\n}}")
+            features = ",\n".join(dumped(feature) for feature in value["features"])
+            lines.append(f'{dumped(key)}:{{"features":[\n{features}\n],\n"table":{dumped(value["table"])}}}')
         else:
             lines.append(f"{dumped(key)}:{dumped(value)}")
     return "{\n" + ",\n".join(lines) + "\n}\n"
