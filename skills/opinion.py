@@ -16,6 +16,9 @@ It is a second opinion, not a router (:meth:`LearnedOpinion.revise`):
 - when patterns fire, a fired skill it is sure is wrong (``DROP_AT``) is dropped, if every
   pattern that fired it is one the opinion was trained beside (the shipped SKILL.md's, kept
   in its file): a pattern staff add in the admin, or a later round's, is never overruled;
+  and a skill it is surer of still (``JOIN_AT``) joins the fired ones ("o estresse do
+  trabalho tá me dando gastrite": the patterns find work and the body, it adds the feeling),
+  on the same conditions as adding;
 - otherwise the patterns stand. Inertia and combination then decide as before, except that
   what the opinion alone suggests does not interrupt a conversation (skills.inertia).
 
@@ -44,9 +47,11 @@ from typing import Any
 
 SHIPPED_PATH = Path(__file__).resolve().parent / "data" / "routing_opinion.json"
 
-# A fired skill is dropped when the opinion gives it at most this probability; a skill is
-# added to a message no pattern fires on when it gives at least ADD_AT.
+# A fired skill is dropped when the opinion gives it at most DROP_AT; a skill is added to a
+# message no pattern fires on when it gives at least ADD_AT, and joins the skills patterns
+# fired when it gives at least JOIN_AT (higher: beside a pattern, adding is riskier).
 ADD_AT = 0.7
+JOIN_AT = 0.8
 DROP_AT = 0.05
 
 # What the opinion reads of a message: its opening, where a chat message says what it is
@@ -136,13 +141,14 @@ class LearnedOpinion:
         """The patterns' ``fired`` skills, revised as the module's docstring says (``catalog``:
         the names of the skills that may be added)."""
         probabilities = self.probabilities(normalized)
-        if not fired:
-            return {
-                skill: (LEARNED,)
-                for skill, probability in probabilities.items()
-                if probability >= ADD_AT and skill in catalog and skill not in set_aside
-            }
-        return {skill: written for skill, written in fired.items() if not self._overrules(skill, written, probabilities)}
+        floor = JOIN_AT if fired else ADD_AT
+        kept = {skill: written for skill, written in fired.items() if not self._overrules(skill, written, probabilities)}
+        added = {
+            skill: (LEARNED,)
+            for skill, probability in probabilities.items()
+            if probability >= floor and skill in catalog and skill not in set_aside and skill not in fired
+        }
+        return {**kept, **added}
 
     def _overrules(self, skill: str, written: tuple[str, ...], probabilities: Mapping[str, float]) -> bool:
         known = self.known_patterns.get(skill, frozenset())

@@ -15,6 +15,7 @@ from skills.matching import compile_matcher
 from skills.opinion import (
     ADD_AT,
     DROP_AT,
+    JOIN_AT,
     LEARNED,
     READ_CHARS,
     SHIPPED_PATH,
@@ -79,18 +80,25 @@ def test_a_repeated_word_counts_less_than_twice():
     assert opinion.probabilities("conta conta mae")["finance"] > opinion.probabilities("conta mae")["finance"]
 
 
-def test_it_adds_a_skill_it_is_sure_of_only_when_no_pattern_fired():
+def test_it_adds_a_skill_it_is_sure_of_and_beside_fired_patterns_only_one_it_is_surer_of():
     opinion = from_data(TINY)
-    assert opinion.probabilities("conta")["finance"] >= ADD_AT
-    assert opinion.revise({}, "conta", catalog=BOTH) == {"finance": (LEARNED,)}
-    # A skill fired by a pattern the opinion does not know stands, and nothing is added beside it.
-    assert opinion.revise({"relationships": ("minha mae",)}, "conta", catalog=BOTH) == {"relationships": ("minha mae",)}
+    assert ADD_AT <= opinion.probabilities("conta hoje")["finance"] < JOIN_AT
+    assert opinion.revise({}, "conta hoje", catalog=BOTH) == {"finance": (LEARNED,)}
+    # Beside a skill a pattern fired, that is not sure enough; a surer one joins it.
+    assert opinion.revise({"relationships": ("minha mae",)}, "conta hoje", catalog=BOTH) == {"relationships": ("minha mae",)}
+    assert opinion.probabilities("conta")["finance"] >= JOIN_AT
+    assert opinion.revise({"relationships": ("minha mae",)}, "conta", catalog=BOTH) == {
+        "relationships": ("minha mae",), "finance": (LEARNED,)
+    }
 
 
 def test_it_never_adds_a_topic_the_message_sets_aside_nor_a_skill_missing_from_the_catalog():
     opinion = from_data(TINY)
     assert opinion.revise({}, "conta", catalog=BOTH, set_aside={"finance"}) == {}
     assert opinion.revise({}, "conta", catalog={"relationships"}) == {}
+    fired = {"relationships": ("minha mae",)}
+    assert opinion.revise(fired, "conta", catalog=BOTH, set_aside={"finance"}) == fired
+    assert opinion.revise(fired, "conta", catalog={"relationships"}) == fired
 
 
 def test_it_drops_a_fired_skill_it_is_sure_is_wrong_and_keeps_the_skills_it_does_not_know():
@@ -103,8 +111,8 @@ def test_it_drops_a_fired_skill_it_is_sure_is_wrong_and_keeps_the_skills_it_does
 def test_a_pattern_it_was_not_trained_beside_is_never_overruled():
     """A pattern staff add in the admin ("xadrez"), or an amount the ledger noted, stands."""
     opinion = from_data(TINY)
-    assert opinion.revise({"finance": ("xadrez",)}, "mae", catalog=BOTH) == {"finance": ("xadrez",)}
-    assert opinion.revise({"finance": ("conta", "xadrez")}, "mae", catalog=BOTH) == {"finance": ("conta", "xadrez")}
+    assert opinion.revise({"finance": ("xadrez",)}, "mae", catalog=BOTH)["finance"] == ("xadrez",)
+    assert opinion.revise({"finance": ("conta", "xadrez")}, "mae", catalog=BOTH)["finance"] == ("conta", "xadrez")
 
 
 def test_a_model_without_an_intercept_per_skill_or_a_row_per_feature_is_refused():
@@ -131,6 +139,12 @@ def test_the_opinion_reads_only_the_opening_of_a_long_paste():
         ("qual foi o primeiro banco do brasil?", {"finance"}, {"general"}),
         ("tenho entrevista na sexta pra vaga de caixa no banco", {"finance", "professional"}, {"professional"}),
         ("me indica uma musica triste pra ouvir kkkk", {"counselor"}, {"general"}),
+        # A skill it is surer of joins the ones patterns fired (holdout-67, -69 and -71).
+        ("tô com diabetes e a insulina ta cara demais, 300 por mes", {"health"}, {"finance", "health"}),
+        ("Trucking 11 hours a day and my back and knees are shot", {"professional"}, {"health", "professional"}),
+        # ... and "it really hurts" is not the body: dropped, while the feeling joins.
+        ("my best friend stopped talking to me and I don't know why, it really hurts", {"health", "relationships"},
+         {"counselor", "relationships"}),
     ],
 )
 def test_the_shipped_opinion_mends_what_the_patterns_miss(text, patterns, revised):
