@@ -307,6 +307,14 @@ def run_level(args: argparse.Namespace, stack: Stack, tokens: list[str], count: 
                        "p95": percentile(model.get("first_round_arrivals", []), 0.95)},
         "first_text_s": {"p50": percentile([p.first_text for p in people], 0.50),
                          "p95": percentile([p.first_text for p in people], 0.95)},
+        # A reply whose first round asks for a tool (one in three on the paced model) writes no
+        # text before its second round: two of the model's delays and the tool run first.
+        "first_text_by_first_round_s": {
+            kind: {"n": len(group), "p50": percentile([p.first_text for p in group], 0.50),
+                   "p95": percentile([p.first_text for p in group], 0.95)}
+            for kind, group in (("text", [p for p in people if not p.tool_before_text]),
+                                ("tool", [p for p in people if p.tool_before_text]))
+        },
         "done_s": {"p50": percentile([p.done if not p.failed else None for p in people], 0.50),
                    "p95": percentile([p.done if not p.failed else None for p in people], 0.95)},
         "errors": sum(errors.values()),
@@ -323,7 +331,8 @@ def run_level(args: argparse.Namespace, stack: Stack, tokens: list[str], count: 
         "worker_memory_mib": {"rss": round(memory.peak["rss"]), "pss": round(memory.peak["pss"])},
         "web_worker_rss_max_mib": round(memory.peak["web_rss_max"]),
         # Each person's timeline (seconds from their POST): for a closer look in the JSON.
-        "timelines": [{"posted": p.posted, "first_text": p.first_text, "done": p.done, "final": p.final} for p in people],
+        "timelines": [{"posted": p.posted, "first_text": p.first_text, "done": p.done, "final": p.final,
+                       "tool_round_first": p.tool_before_text} for p in people],
     }
 
 
@@ -368,6 +377,16 @@ def seconds_text(value: float | None) -> str:
     return "never" if value is None else f"{value:.2f} s"
 
 
+def by_first_round(level: dict[str, Any]) -> str:
+    """First text apart for the replies that answered at once and those that made a tool round first."""
+    kinds = level.get("first_text_by_first_round_s")
+    if not kinds or not kinds["tool"]["n"]:
+        return ""
+    text, tool = kinds["text"], kinds["tool"]
+    return (f" (answered at once, {text['n']}: {seconds_text(text['p50'])} / {seconds_text(text['p95'])};"
+            f" a tool round first, {tool['n']}: {seconds_text(tool['p50'])} / {seconds_text(tool['p95'])})")
+
+
 def render(level: dict[str, Any]) -> str:
     first, done = level["first_text_s"], level["done_s"]
     errors = ", ".join(f"{n} {kind}" for kind, n in sorted(level["errors_by_kind"].items()))
@@ -379,7 +398,7 @@ def render(level: dict[str, Any]) -> str:
         f"{level['people']:>4} people ({level['seconds']:.0f} s): in flight at the model {level['model_max_in_flight']}"
         f" max | POST answered p50/p95 {seconds_text(level['posted_s']['p50'])} / {seconds_text(level['posted_s']['p95'])}"
         f" | reply at the model p50/p95 {seconds_text(level['at_model_s']['p50'])} / {seconds_text(level['at_model_s']['p95'])}"
-        f" | first text p50/p95 {seconds_text(first['p50'])} / {seconds_text(first['p95'])}"
+        f" | first text p50/p95 {seconds_text(first['p50'])} / {seconds_text(first['p95'])}{by_first_round(level)}"
         f" | done p50/p95 {seconds_text(done['p50'])} / {seconds_text(done['p95'])}"
         f" | errors {level['errors']}{' (' + errors + ')' if errors else ''}"
         f" | worker CPU {'-' if chunk is None else f'{chunk:.0f} µs'}/chunk ({level['model_chunks']} chunks,"

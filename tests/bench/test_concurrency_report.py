@@ -29,3 +29,11 @@ def test_each_kind_of_failure_is_listed_with_what_the_client_saw():
     assert "errors 3 (2 broken, 1 post)" in text
     assert "2 × broken: the stream ended without a final event" in text
     assert "1 × post: HTTP 503" in text
+
+
+def test_first_text_is_also_given_apart_for_the_replies_that_made_a_tool_round_first():
+    kinds = {"text": {"n": 66, "p50": 1.66, "p95": 2.27}, "tool": {"n": 34, "p50": 2.32, "p95": 2.95}}
+    text = render(_level(first_text_by_first_round_s=kinds))
+
+    assert "first text p50/p95 1.00 s / 2.00 s (answered at once, 66: 1.66 s / 2.27 s; a tool round first, 34: 2.32 s / 2.95 s)" in text
+    assert "answered at once" not in render(_level(first_text_by_first_round_s={**kinds, "tool": {"n": 0, "p50": None, "p95": None}}))
