@@ -237,16 +237,17 @@ def _detect(
     inertia_messages: int,
 ) -> tuple[frozenset[str], InertiaState]:
     """Return the names of the skills detected for ``sample`` and the next state."""
-    fired, set_aside = matcher.read(sample.text)
+    reading = matcher.reading(sample.text)
     decision = decide(
         skills,
-        fired,
+        reading.fired,
         state,
         now=_EVALUATION_TIME,
         preferences=sample.preferences,
         inertia_messages=inertia_messages,
         cue=topic_cue(sample.text),
-        set_aside=set_aside,
+        set_aside=reading.set_aside,
+        leaning=reading.leaning,
     )
     return frozenset(skill.name for skill in decision.active), decision.state
 

@@ -59,7 +59,13 @@ e. speaks of someone already spoken of by a pronoun (:data:`REFERS_TO_SOMEONE`: 
    oração por ela" is relationships and spiritual; or, firing money alone as "ours" or as an
    amount with no word of the user's own, spends it with or for a close one kept ("minha irmã
    vai casar em maio" then "o vestido custou 600 reais" is finance and relationships; "paguei a
-   luz" is the user's own bill).
+   luz" is the user's own bill); or
+h. with no cue either way, is still about a topic kept in the learned opinion's reading
+   (:data:`~skills.opinion.LEAN_AT`, a weak lean, not the certainty it needs to add a skill):
+   "sou motoboy e machuquei o joelho ontem" then "sem entrega sem dinheiro né, o aluguel vence
+   semana que vem" reads the work in it and is finance, health and professional; "gastei 50 no
+   mercado" then "corri 5 km hoje" reads nothing of money and is health alone (below).
+   Without the opinion (``SKILLS_LEARNED_OPINION=false``) this rule is off.
 
 The weather, or last night's game, is small talk (``_SMALL_TALK``): naming no one and firing
 nothing, it keeps nothing, like a question about the world ("paguei o condomínio" then "nossa,
@@ -569,12 +575,15 @@ def decide(
     routed: str | None = None,
     cue: Cue = Cue.NONE,
     set_aside: Collection[str] = (),
+    leaning: Collection[str] = (),
 ) -> Decision:
     """Decide the active skills for one message (see the module docstring for the rules).
 
     ``cue`` is :func:`topic_cue` of the message; it only matters for combination.
     ``set_aside`` names the skills whose topic the message sets aside
     (:meth:`~skills.matching.TriggerMatcher.set_aside`): inertia does not keep them.
+    ``leaning``: the skills the learned opinion leans to (:meth:`~skills.matching.TriggerMatcher.reading`):
+    a kept one among them is a topic the message goes on with (rule h).
     """
     allowed = {
         skill.name: skill for skill in skills if is_allowed(skill, preferences or {})
@@ -613,7 +622,7 @@ def decide(
         # skill of the body (skills.matching: "quanto gastei na academia?" is finance).
         triggered = [skill for skill in triggered if skill.name not in EARNED_FROM]
     if triggered:
-        if kept and _topics_co_occur(triggered, kept, cue):
+        if kept and _topics_co_occur(triggered, kept, cue, leaning):
             return _detection(by_priority({*kept, *triggered}), "combined", matched, now)
         return _detection(by_priority(triggered), "trigger", matched, now)
 
@@ -672,7 +681,7 @@ def _detection(
 
 
 def _topics_co_occur(
-    triggered: Sequence[SkillDefinition], kept: Sequence[SkillDefinition], cue: Cue
+    triggered: Sequence[SkillDefinition], kept: Sequence[SkillDefinition], cue: Cue, leaning: Collection[str] = ()
 ) -> bool:
     """Tell whether the fired skills join the kept ones (rules a to e of the docstring);
     a look-up asks its own domain alone, and after an announced new subject nothing is
@@ -698,6 +707,8 @@ def _topics_co_occur(
             and fired <= LEDGER_SKILLS
             and any(skill.name in PEOPLE_SKILLS for skill in kept)
         )
+        # Rule h: the learned opinion still reads a kept topic in the message.
+        or (cue is Cue.NONE and any(skill.name in leaning for skill in kept))
     )
 
 

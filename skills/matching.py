@@ -84,6 +84,7 @@ import re
 from bisect import bisect_left
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
+from typing import NamedTuple
 from itertools import accumulate
 
 from lifeassistant.text import normalize
@@ -883,6 +884,16 @@ def _prefix_table(
     }
 
 
+class Reading(NamedTuple):
+    """What :meth:`TriggerMatcher.reading` finds in a message: per skill fired, the patterns
+    that fired; the skills whose topic it sets aside; the skills the learned opinion leans to
+    (skills/opinion.py, ``LEAN_AT``), which inertia reads as topics the message goes on with."""
+
+    fired: dict[str, tuple[str, ...]]
+    set_aside: frozenset[str]
+    leaning: frozenset[str]
+
+
 class TriggerMatcher:
     """All trigger patterns of a set of skills, compiled to match in one pass.
 
@@ -933,14 +944,22 @@ class TriggerMatcher:
     def read(self, text: str) -> tuple[dict[str, tuple[str, ...]], frozenset[str]]:
         """Return :meth:`match` and :meth:`set_aside` of ``text`` in one pass, revised by the
         learned opinion when the matcher has one (skills/opinion.py)."""
+        reading = self.reading(text)
+        return reading.fired, reading.set_aside
+
+    def reading(self, text: str) -> Reading:
+        """:meth:`read`, with the skills the learned opinion leans to (none without one)."""
         if self._regex is None:
-            return {}, frozenset()
+            return Reading({}, frozenset(), frozenset())
         normalized = normalize(text)
         found, set_aside = self._read_patterns(normalized)
+        leaning: frozenset[str] = frozenset()
         if self._opinion is not None:
-            found = self._opinion.revise(found, normalized, catalog=self._skills, set_aside=set_aside)
+            probabilities = self._opinion.probabilities(normalized)
+            found = self._opinion.revised(found, probabilities, catalog=self._skills, set_aside=set_aside)
             set_aside = set_aside - found.keys()
-        return found, set_aside
+            leaning = self._opinion.leaning(probabilities)
+        return Reading(found, set_aside, leaning)
 
     def _read_patterns(self, normalized: str) -> tuple[dict[str, tuple[str, ...]], frozenset[str]]:
         """What the patterns alone find in ``normalized``: the skills fired, the skills set aside."""

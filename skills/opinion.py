@@ -20,7 +20,9 @@ It is a second opinion, not a router (:meth:`LearnedOpinion.revise`):
   trabalho tá me dando gastrite": the patterns find work and the body, it adds the feeling),
   on the same conditions as adding;
 - otherwise the patterns stand. Inertia and combination then decide as before, except that
-  what the opinion alone suggests does not interrupt a conversation (skills.inertia).
+  what the opinion alone suggests does not interrupt a conversation, and a topic kept that it
+  still leans to (``LEAN_AT``, :meth:`LearnedOpinion.leaning`) is one the message goes on with
+  (skills.inertia, rule h).
 
 The thresholds were chosen on holdout-69/70 with a model that had not seen them, and
 checked on six folds of every set (docs/skills.md, "A learned second opinion"). It speaks
@@ -53,6 +55,9 @@ SHIPPED_PATH = Path(__file__).resolve().parent / "data" / "routing_opinion.json"
 ADD_AT = 0.7
 JOIN_AT = 0.8
 DROP_AT = 0.05
+# A skill it gives at least this, though far from sure, the message may still be about: a
+# topic kept in a conversation that the next message goes on with (skills.inertia, rule h).
+LEAN_AT = 0.2
 
 # What the opinion reads of a message: its opening, where a chat message says what it is
 # about. It bounds the cost on a long paste (~2,000 n-grams at most).
@@ -140,7 +145,17 @@ class LearnedOpinion:
     ) -> dict[str, tuple[str, ...]]:
         """The patterns' ``fired`` skills, revised as the module's docstring says (``catalog``:
         the names of the skills that may be added)."""
-        probabilities = self.probabilities(normalized)
+        return self.revised(fired, self.probabilities(normalized), catalog=catalog, set_aside=set_aside)
+
+    def revised(
+        self,
+        fired: Mapping[str, tuple[str, ...]],
+        probabilities: Mapping[str, float],
+        *,
+        catalog: Collection[str],
+        set_aside: Collection[str] = (),
+    ) -> dict[str, tuple[str, ...]]:
+        """:meth:`revise` with the message's :meth:`probabilities` already computed."""
         floor = JOIN_AT if fired else ADD_AT
         kept = {skill: written for skill, written in fired.items() if not self._overrules(skill, written, probabilities)}
         added = {
@@ -149,6 +164,11 @@ class LearnedOpinion:
             if probability >= floor and skill in catalog and skill not in set_aside and skill not in fired
         }
         return {**kept, **added}
+
+    @staticmethod
+    def leaning(probabilities: Mapping[str, float]) -> frozenset[str]:
+        """The skills a message may still be about, by its :meth:`probabilities` (``LEAN_AT``)."""
+        return frozenset(skill for skill, probability in probabilities.items() if probability >= LEAN_AT)
 
     def _overrules(self, skill: str, written: tuple[str, ...], probabilities: Mapping[str, float]) -> bool:
         known = self.known_patterns.get(skill, frozenset())

@@ -221,11 +221,11 @@ def _decide(
         last_detected_at=conversation.skills_detected_at,
         messages_since_detection=conversation.messages_since_detection,
     )
-    fired, set_aside = catalog.matcher.read(text)
+    reading = catalog.matcher.reading(text)
     return decide(
         # Skills the user turned off are left out, so no trigger, inertia or command reaches them.
         tuple(skill for skill in catalog.skills if is_allowed(skill, preferences, disabled)),
-        fired,
+        reading.fired,
         state,
         now=timezone.now(),
         preferences=preferences,
@@ -233,7 +233,8 @@ def _decide(
         explicit=explicit,
         routed=routed,
         cue=topic_cue(text),
-        set_aside=set_aside,
+        set_aside=reading.set_aside,
+        leaning=reading.leaning,
     )
 
 

@@ -224,6 +224,18 @@ def test_a_message_referring_back_combines_with_the_skills_under_inertia():
     assert decisions[1].state == InertiaState(("finance", "health"), NOW + timedelta(minutes=1), 0)
 
 
+def test_a_message_the_learned_opinion_still_reads_a_kept_topic_in_combines_with_it():
+    # "sou motoboy, machuquei o joelho" ... "sem entrega sem dinheiro, o aluguel vence" (rule h)
+    kept = decide(SKILLS, {"health": ("joelho",)}, EMPTY_STATE, now=NOW).state
+    leaning = decide(SKILLS, {"finance": ("aluguel",)}, kept, now=NOW, cue=Cue.NONE, leaning={"health", "finance"})
+    assert names(leaning) == ["finance", "health"]
+    assert leaning.reason == "combined"
+    # Leaning to no kept topic, or with a cue that starts afresh, the new topic replaces it.
+    for cue, lean in ((Cue.NONE, {"finance"}), (Cue.LOOKS_UP, {"health"}), (Cue.CHANGES_TOPIC, {"health"})):
+        decision = decide(SKILLS, {"finance": ("aluguel",)}, kept, now=NOW, cue=cue, leaning=lean)
+        assert names(decision) == ["finance"], cue
+
+
 def test_a_feeling_alone_joins_the_topic_at_hand():
     # "tenho 20 mil de dívida" ... "estou desesperada"
     decisions = run_cued([({"finance": ("divida",)}, Cue.NONE), ({"counselor": ("desesper",)}, Cue.NONE)])

@@ -165,6 +165,27 @@ def test_the_shipped_opinion_leaves_plain_messages_as_the_patterns_route_them(te
     assert route(text, opinion=True) == route(text, opinion=False) == expected
 
 
+def converse(*texts: str, opinion: bool) -> list[set[str]]:
+    matcher = compile_matcher(SKILLS, shipped_opinion() if opinion else None)
+    state, routed = EMPTY_STATE, []
+    for text in texts:
+        reading = matcher.reading(text)
+        decision = decide(SKILLS, reading.fired, state, now=NOW, cue=topic_cue(text), set_aside=reading.set_aside,
+                          leaning=reading.leaning)
+        state = decision.state
+        routed.append({skill.name for skill in decision.active})
+    return routed
+
+
+def test_a_topic_kept_that_the_opinion_still_reads_in_the_next_message_stays():
+    """Rule h of skills.inertia: the work stays when money follows a motorbike courier's fall
+    (holdout-76); a run after groceries reads nothing of money and replaces it."""
+    fall = ("sou motoboy e machuquei o joelho ontem", "sem entrega sem dinheiro né, o aluguel vence semana que vem")
+    assert converse(*fall, opinion=False)[1] == {"finance"}
+    assert converse(*fall, opinion=True)[1] == {"finance", "health", "professional"}
+    assert converse("gastei 50 no mercado", "corri 5 km hoje", opinion=True)[1] == {"health"}
+
+
 def test_the_shipped_weights_are_trained_on_every_labelled_set_as_it_is_now():
     """Retrain (manage.py train_routing_opinion) after a labelled set changes; .ci/run checks
     that training gives these very weights (--check)."""
