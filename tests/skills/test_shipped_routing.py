@@ -2002,3 +2002,30 @@ def test_the_thirty_fourth_blind_rounds_classes(text, expected):
 )
 def test_round_thirty_four_s_conversations(messages, expected):
     assert follow(*messages) == expected
+
+
+@pytest.mark.parametrize(
+    ("text", "expected"),
+    [
+        # An offer from another shop or firm is work.
+        ("recebi proposta de outra empresa", {"professional"}),
+        # Driving for a delivery or ride app, hours on it told.
+        ("I drive for uber on weekends", {"professional"}),
+        ("rodo 10h por dia no app", {"professional"}),
+        ("this bug in production is killing me lol", {"professional"}),
+        # Tithing is money given to the church, as "dízimo" is.
+        ("I want to start tithing", {"finance", "spiritual"}),
+        ("quiero empezar a dar el diezmo", {"finance", "spiritual"}),
+        # Money lost in a sum.
+        ("perdi uns 2 mil no tigrinho", {"finance"}),
+        # Not knowing how to cope is a feeling.
+        ("my grandma is in hospice and i dont know how to cope", {"counselor", "relationships"}),
+        # Controls: a machine that died, a death, a key lost, an offer of marriage.
+        ("my phone died lol", {"general"}),
+        ("my car died on the highway", {"general"}),
+        ("my grandpa died last week", {"counselor", "relationships"}),
+        ("perdi a chave de casa", {"general"}),
+    ],
+)
+def test_the_thirty_fifth_blind_rounds_classes(text, expected):
+    assert route(text, CHRISTIAN) == expected
