@@ -312,7 +312,8 @@ def run_level(args: argparse.Namespace, stack: Stack, tokens: list[str], count: 
         "first_text_by_first_round_s": {
             kind: {"n": len(group), "p50": percentile([p.first_text for p in group], 0.50),
                    "p95": percentile([p.first_text for p in group], 0.95)}
-            for kind, group in (("text", [p for p in people if not p.tool_before_text]),
+            # Someone who got no text at all is in neither: the errors and the p95 above count them.
+            for kind, group in (("text", [p for p in people if not p.tool_before_text and p.first_text is not None]),
                                 ("tool", [p for p in people if p.tool_before_text]))
         },
         "done_s": {"p50": percentile([p.done if not p.failed else None for p in people], 0.50),

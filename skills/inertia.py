@@ -61,7 +61,8 @@ e. speaks of someone already spoken of by a pronoun (:data:`REFERS_TO_SOMEONE`: 
    vai casar em maio" then "o vestido custou 600 reais" is finance and relationships; "paguei a
    luz" is the user's own bill); or
 h. with no cue either way, is still about a topic kept in the learned opinion's reading
-   (:data:`~skills.opinion.LEAN_AT`, a weak lean, not the certainty it needs to add a skill):
+   (:data:`~skills.opinion.LEAN_AT`, a weak lean, not the certainty it needs to add a skill);
+   the kept skills then join the fired ones, as in a to e:
    "sou motoboy e machuquei o joelho ontem" then "sem entrega sem dinheiro né, o aluguel vence
    semana que vem" reads the work in it and is finance, health and professional; "gastei 50 no
    mercado" then "corri 5 km hoje" reads nothing of money and is health alone (below).
@@ -98,7 +99,7 @@ dormir melhor" is health alone).
 A message that announces a new subject (:data:`CHANGES_TOPIC`, e.g. "mudando de
 assunto", "by the way", "cambiando de tema", or one OPENING with "outra coisa:",
 :data:`OPENS_NEW_TOPIC`) always replaces, even after a feeling,
-and so does any other message: "gastei 50 no mercado" then "corri 5 km hoje" is
+and so does any other message that none of a to h joins: "gastei 50 no mercado" then "corri 5 km hoje" is
 health alone. When such a message fires nothing, inertia keeps nothing either: "by
 the way, any tips?" leaves finance behind. So does a question about the world, asked
 with no word of the user's own (:class:`Cue` ``ABOUT_THE_WORLD``: "quantos ossos tem o

@@ -84,8 +84,8 @@ import re
 from bisect import bisect_left
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
-from typing import NamedTuple
 from itertools import accumulate
+from typing import NamedTuple
 
 from lifeassistant.text import normalize
 from skills.domain import EARNED_FROM, LEDGER_SKILLS, OWN_BODY_SKILLS, OWN_LIFE_SKILLS, PEOPLE_SKILLS, SkillDefinition

@@ -230,8 +230,10 @@ def test_a_message_the_learned_opinion_still_reads_a_kept_topic_in_combines_with
     leaning = decide(SKILLS, {"finance": ("aluguel",)}, kept, now=NOW, cue=Cue.NONE, leaning={"health", "finance"})
     assert names(leaning) == ["finance", "health"]
     assert leaning.reason == "combined"
-    # Leaning to no kept topic, or with a cue that starts afresh, the new topic replaces it.
-    for cue, lean in ((Cue.NONE, {"finance"}), (Cue.LOOKS_UP, {"health"}), (Cue.CHANGES_TOPIC, {"health"})):
+    # Leaning to no kept topic, or with a cue of its own (small talk, a look-up, a new subject
+    # announced), the new topic replaces it.
+    for cue, lean in ((Cue.NONE, {"finance"}), (Cue.SMALL_TALK, {"health"}), (Cue.LOOKS_UP, {"health"}),
+                      (Cue.CHANGES_TOPIC, {"health"})):
         decision = decide(SKILLS, {"finance": ("aluguel",)}, kept, now=NOW, cue=cue, leaning=lean)
         assert names(decision) == ["finance"], cue
 

@@ -2025,6 +2025,7 @@ def test_round_thirty_four_s_conversations(messages, expected):
         ("my car died on the highway", {"general"}),
         ("my grandpa died last week", {"counselor", "relationships"}),
         ("perdi a chave de casa", {"general"}),
+        ("recebi uma proposta de casamento", {"relationships"}),
     ],
 )
 def test_the_thirty_fifth_blind_rounds_classes(text, expected):
