@@ -956,7 +956,7 @@ class TriggerMatcher:
         leaning: frozenset[str] = frozenset()
         if self._opinion is not None:
             probabilities = self._opinion.probabilities(normalized)
-            found = self._opinion.revised(found, probabilities, catalog=self._skills, set_aside=set_aside)
+            found = self._opinion.revise(found, probabilities, catalog=self._skills, set_aside=set_aside)
             set_aside = set_aside - found.keys()
             leaning = self._opinion.leaning(probabilities)
         return Reading(found, set_aside, leaning)

@@ -101,12 +101,9 @@ class _Part:
 
     def add_scores(self, features: Iterable[str], scores: list[float]) -> None:
         """Add this part's contribution (sublinear tf-idf, unit length) to ``scores``."""
-        counts = Counter(feature for feature in features if feature in self.rows)
-        table, stride = self.table, self.stride
-        values = {
-            self.rows[feature] * stride: (1.0 + math.log(count)) * table[self.rows[feature] * stride]
-            for feature, count in counts.items()
-        }
+        rows, table, stride = self.rows, self.table, self.stride
+        counts = Counter(rows[feature] * stride for feature in features if feature in rows)
+        values = {start: (1.0 + math.log(count)) * table[start] for start, count in counts.items()}
         norm = math.sqrt(sum(value * value for value in values.values()))
         if not norm:
             return
@@ -138,24 +135,13 @@ class LearnedOpinion:
     def revise(
         self,
         fired: Mapping[str, tuple[str, ...]],
-        normalized: str,
-        *,
-        catalog: Collection[str],
-        set_aside: Collection[str] = (),
-    ) -> dict[str, tuple[str, ...]]:
-        """The patterns' ``fired`` skills, revised as the module's docstring says (``catalog``:
-        the names of the skills that may be added)."""
-        return self.revised(fired, self.probabilities(normalized), catalog=catalog, set_aside=set_aside)
-
-    def revised(
-        self,
-        fired: Mapping[str, tuple[str, ...]],
         probabilities: Mapping[str, float],
         *,
         catalog: Collection[str],
         set_aside: Collection[str] = (),
     ) -> dict[str, tuple[str, ...]]:
-        """:meth:`revise` with the message's :meth:`probabilities` already computed."""
+        """The patterns' ``fired`` skills, revised as the module's docstring says, by the
+        message's :meth:`probabilities` (``catalog``: the names of the skills that may be added)."""
         floor = JOIN_AT if fired else ADD_AT
         kept = {skill: written for skill, written in fired.items() if not self._overrules(skill, written, probabilities)}
         added = {

@@ -83,36 +83,36 @@ def test_a_repeated_word_counts_less_than_twice():
 def test_it_adds_a_skill_it_is_sure_of_and_beside_fired_patterns_only_one_it_is_surer_of():
     opinion = from_data(TINY)
     assert ADD_AT <= opinion.probabilities("conta hoje")["finance"] < JOIN_AT
-    assert opinion.revise({}, "conta hoje", catalog=BOTH) == {"finance": (LEARNED,)}
+    assert opinion.revise({}, opinion.probabilities("conta hoje"), catalog=BOTH) == {"finance": (LEARNED,)}
     # Beside a skill a pattern fired, that is not sure enough; a surer one joins it.
-    assert opinion.revise({"relationships": ("minha mae",)}, "conta hoje", catalog=BOTH) == {"relationships": ("minha mae",)}
+    assert opinion.revise({"relationships": ("minha mae",)}, opinion.probabilities("conta hoje"), catalog=BOTH) == {"relationships": ("minha mae",)}
     assert opinion.probabilities("conta")["finance"] >= JOIN_AT
-    assert opinion.revise({"relationships": ("minha mae",)}, "conta", catalog=BOTH) == {
+    assert opinion.revise({"relationships": ("minha mae",)}, opinion.probabilities("conta"), catalog=BOTH) == {
         "relationships": ("minha mae",), "finance": (LEARNED,)
     }
 
 
 def test_it_never_adds_a_topic_the_message_sets_aside_nor_a_skill_missing_from_the_catalog():
     opinion = from_data(TINY)
-    assert opinion.revise({}, "conta", catalog=BOTH, set_aside={"finance"}) == {}
-    assert opinion.revise({}, "conta", catalog={"relationships"}) == {}
+    assert opinion.revise({}, opinion.probabilities("conta"), catalog=BOTH, set_aside={"finance"}) == {}
+    assert opinion.revise({}, opinion.probabilities("conta"), catalog={"relationships"}) == {}
     fired = {"relationships": ("minha mae",)}
-    assert opinion.revise(fired, "conta", catalog=BOTH, set_aside={"finance"}) == fired
-    assert opinion.revise(fired, "conta", catalog={"relationships"}) == fired
+    assert opinion.revise(fired, opinion.probabilities("conta"), catalog=BOTH, set_aside={"finance"}) == fired
+    assert opinion.revise(fired, opinion.probabilities("conta"), catalog={"relationships"}) == fired
 
 
 def test_it_drops_a_fired_skill_it_is_sure_is_wrong_and_keeps_the_skills_it_does_not_know():
     opinion = from_data(TINY)
     assert opinion.probabilities("mae")["finance"] <= DROP_AT
     fired = {"finance": ("conta",), "relationships": ("mae",), "spiritual": ("igreja",)}
-    assert opinion.revise(fired, "mae", catalog=BOTH) == {"relationships": ("mae",), "spiritual": ("igreja",)}
+    assert opinion.revise(fired, opinion.probabilities("mae"), catalog=BOTH) == {"relationships": ("mae",), "spiritual": ("igreja",)}
 
 
 def test_a_pattern_it_was_not_trained_beside_is_never_overruled():
     """A pattern staff add in the admin ("xadrez"), or an amount the ledger noted, stands."""
     opinion = from_data(TINY)
-    assert opinion.revise({"finance": ("xadrez",)}, "mae", catalog=BOTH)["finance"] == ("xadrez",)
-    assert opinion.revise({"finance": ("conta", "xadrez")}, "mae", catalog=BOTH)["finance"] == ("conta", "xadrez")
+    assert opinion.revise({"finance": ("xadrez",)}, opinion.probabilities("mae"), catalog=BOTH)["finance"] == ("xadrez",)
+    assert opinion.revise({"finance": ("conta", "xadrez")}, opinion.probabilities("mae"), catalog=BOTH)["finance"] == ("conta", "xadrez")
 
 
 def test_a_model_without_an_intercept_per_skill_or_a_row_per_feature_is_refused():
