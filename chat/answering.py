@@ -23,7 +23,9 @@ from .models import Conversation, Message, PendingAction, ToolCall
 from .titles import model_title, title_prompt
 from .confirmation import answer_before, confirmation_intent
 from .history import fit_history, group_turns
-from .reply_progress import ReplyProgress, batch_interval, clear_events, log_has_ended, publish_end, publish_status
+from .reply_progress import (
+    ReplyProgress, batch_interval, clear_events, gather_interval, log_has_ended, publish_end, publish_status,
+)
 from . import replies
 from .tool_loop import ToolResult, run_tool_loop
 from lifeassistant.tools import REGISTRY, ToolContext
@@ -68,7 +70,7 @@ def answer(message: Message, *, restarted: bool = False, deadline: float | None 
         release_connections()  # the model takes seconds: nothing of the database waits with it
         return tracing.model_round(lambda: llm.stream_completion(
             messages, tools=tools if tools_enabled else None, temperature=message.temperature, note=note, deadline=deadline,
-            gather_seconds=progress.batch_seconds,  # the text waits for its batch anyway
+            gather_seconds=gather_interval(progress.batch_seconds),  # the text waits for its batch anyway
         ), model=settings.LLM_MODEL, messages=messages, temperature=message.temperature)
 
     def execute(iteration: int, call_id: str, name: str, arguments: str) -> ToolResult:

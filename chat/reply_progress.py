@@ -45,6 +45,12 @@ STOP_CHECK_SECONDS = 1.0
 # they were a third of a 100-person burst's CPU (docs/performance.md, seventh pass).
 REPLIES_PER_BASE_BATCH = 20
 MAX_BATCH_SECONDS = 0.5
+# A stream read in gathers (lifeassistant.gathered_reads) is read at least this often,
+# however long the batches: the model's last chunk waits for the next read, so with reads a
+# batch apart every reply ended up to 0.375 s late at 100 in flight (0.26-0.31 s at the
+# median). 0.15 s halves that for ~10 µs more worker CPU a chunk; 0.1 s cost 12-30 µs.
+# docs/performance.md, tenth pass.
+MAX_GATHER_SECONDS = 0.15
 
 
 def batch_interval(base: float, in_flight: int) -> float:
@@ -52,6 +58,11 @@ def batch_interval(base: float, in_flight: int) -> float:
     if base >= MAX_BATCH_SECONDS:
         return base  # configured that slow: left as it is
     return min(MAX_BATCH_SECONDS, max(base, base * in_flight / REPLIES_PER_BASE_BATCH))
+
+
+def gather_interval(batch_seconds: float) -> float:
+    """How often a reply's model stream is read, its batches ``batch_seconds`` apart."""
+    return min(batch_seconds, MAX_GATHER_SECONDS)
 
 
 class ReplyProgress:
@@ -162,7 +173,7 @@ class ReplyProgress:
         from lifeassistant.gathered_reads import gather_seconds, set_gather_seconds
 
         if gather_seconds() > 0:  # inside a stream read in gathers: its reads follow the batches
-            set_gather_seconds(seconds)
+            set_gather_seconds(gather_interval(seconds))
 
     def _save(self) -> None:
         self._saved_at = self._checked_at = self.clock()

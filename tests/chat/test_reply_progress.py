@@ -112,7 +112,8 @@ def test_batches_stretch_with_the_replies_in_flight_up_to_half_a_second() -> Non
 
 def test_a_reply_s_batches_follow_the_load_while_it_streams() -> None:
     """A burst's first reply starts with few in flight: its batches stretch as the others
-    start, and its gathered reads of the model's stream with them."""
+    start, and its gathered reads of the model's stream with them, up to 0.15 s (the
+    model's last chunk waits for the next read: the reply's end would lag)."""
     from lifeassistant.gathered_reads import gather_seconds, set_gather_seconds
 
     log, clock, appended = MemoryEventLog(cap=10_000, ttl=60), Clock(), []
@@ -136,9 +137,14 @@ def test_a_reply_s_batches_follow_the_load_while_it_streams() -> None:
             clock.now += 0.02
             progress.text("w ")
         among = len(appended) - alone
-        assert gather_seconds() == pytest.approx(0.375)
+        assert progress.batch_seconds == pytest.approx(0.375)
+        assert gather_seconds() == pytest.approx(0.15)
+        in_flight[0] = 10  # the burst's replies end: batches and reads come back together
+        clock.now += 0.4
+        progress.text("w ")
+        assert progress.batch_seconds == gather_seconds() == pytest.approx(0.075)
     finally:
         set_gather_seconds(previous)
     assert alone >= 20 and among <= 7, (alone, among)
     progress.flush()
-    assert log.text(7) == "w " * 200
+    assert log.text(7) == "w " * 201
