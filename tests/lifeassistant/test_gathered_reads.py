@@ -147,3 +147,28 @@ def test_concurrent_streams_are_spread_over_the_shards_and_kept_connections_are_
     assert max(held) <= 64 // gathered_reads.SHARDS + 1
     assert kept == 64  # the 32 later requests each took a kept connection, none a new one
     assert transport._pool.connections == []  # closed with the client
+
+
+def test_once_the_answer_has_its_finish_reason_the_rest_is_read_at_once(scripted_llm, monkeypatch) -> None:
+    """The usage, the end marker and the body's end come after the last text: a gathered
+    read would make the reply's final event wait for them, up to a whole interval."""
+    llm.litellm_module()
+    intervals = []
+    real_read = GatheringStream.read
+
+    def noted(self: GatheringStream, max_bytes: int, timeout: float | None = None) -> bytes:
+        data = real_read(self, max_bytes, timeout)
+        intervals.append((gather_seconds(), data))
+        return data
+
+    monkeypatch.setattr(GatheringStream, "read", noted)
+    scripted_llm.token_delay = 0.02
+    scripted_llm.reply_text(" ".join(f"palavra{n}" for n in range(10)))
+    text = "".join(llm.stream_completion([{"role": "user", "content": "oi"}], gather_seconds=0.1))
+
+    assert text.endswith("palavra9")
+    finished = next(n for n, (_, data) in enumerate(intervals) if b'"finish_reason":"stop"' in data.replace(b" ", b""))
+    assert intervals[finished - 1][0] == 0.1  # the text was read in gathers
+    assert [seconds for seconds, _ in intervals[finished + 1:]] == [0.0] * len(intervals[finished + 1:])
+    assert len(intervals) > finished + 1  # the end came in reads of its own
+    assert gather_seconds() == 0.0
