@@ -305,6 +305,9 @@ def run_level(args: argparse.Namespace, stack: Stack, tokens: list[str], count: 
                      "p95": percentile([p.posted for p in people], 0.95)},
         "at_model_s": {"p50": percentile(model.get("first_round_arrivals", []), 0.50),
                        "p95": percentile(model.get("first_round_arrivals", []), 0.95)},
+        # From a tool round's last frame to the worker asking again with the tool's result.
+        "tool_turnaround_s": {"p50": percentile(model.get("tool_turnarounds", []), 0.50),
+                              "p95": percentile(model.get("tool_turnarounds", []), 0.95)},
         "first_text_s": {"p50": percentile([p.first_text for p in people], 0.50),
                          "p95": percentile([p.first_text for p in people], 0.95)},
         # A reply whose first round asks for a tool (one in three on the paced model) writes no
@@ -384,8 +387,10 @@ def by_first_round(level: dict[str, Any]) -> str:
     if not kinds or not kinds["tool"]["n"]:
         return ""
     text, tool = kinds["text"], kinds["tool"]
+    turnaround = level.get("tool_turnaround_s") or {}
     return (f" (answered at once, {text['n']}: {seconds_text(text['p50'])} / {seconds_text(text['p95'])};"
-            f" a tool round first, {tool['n']}: {seconds_text(tool['p50'])} / {seconds_text(tool['p95'])})")
+            f" a tool round first, {tool['n']}: {seconds_text(tool['p50'])} / {seconds_text(tool['p95'])},"
+            f" its turnaround p50/p95 {seconds_text(turnaround.get('p50'))} / {seconds_text(turnaround.get('p95'))})")
 
 
 def render(level: dict[str, Any]) -> str:

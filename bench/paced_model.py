@@ -15,7 +15,8 @@ chunked streams), chunks encoded once at start, and one timer loop that writes e
 stream's due chunks each tick (not a sleeping coroutine per stream).
 
 ``GET /stats`` (JSON): requests served, streams in flight now and at most at once, chunks
-served, tool rounds asked. ``POST /stats/reset`` zeroes them (the maximum restarts at the
+served, tool rounds asked, when each first round arrived, and each tool round's turnaround
+(from its last frame to the request carrying the tool's result). ``POST /stats/reset`` zeroes them (the maximum restarts at the
 streams in flight now). Binds 127.0.0.1; ``--port 0`` picks a free port, written to
 ``--port-file`` when given.
 
@@ -176,6 +177,10 @@ class PacedModel:
         self.first_rounds = 0  # requests that did not carry a tool's result
         self.reset_at = 0.0
         self.first_round_arrivals: list[float] = []  # seconds after the last reset, streamed first rounds
+        # A tool round's turnaround: from its last frame written to the request carrying the tool's
+        # result (the worker reading the call, running the tool, storing the round, asking again).
+        self.tool_round_ended: dict[str, float] = {}
+        self.tool_turnarounds: list[float] = []
 
     # --- the timer loop ------------------------------------------------------------------
 
@@ -234,6 +239,7 @@ class PacedModel:
                 self.stats = Stats(in_flight=in_flight, max_in_flight=in_flight)
                 self.reset_at = asyncio.get_running_loop().time()
                 self.first_round_arrivals = []
+                self.tool_turnarounds = []
             self.send(writer, 200, "application/json", json.dumps(self.stats_body()).encode())
             return True
         if method == "GET" and path.rstrip("/").endswith("/models"):
@@ -270,6 +276,10 @@ class PacedModel:
             return True
         if not carries_tool_result:
             self.first_round_arrivals.append(round(asyncio.get_running_loop().time() - self.reset_at, 3))
+        else:
+            ended = self.tool_round_ended.pop(str(messages[-1].get("tool_call_id")), None)
+            if ended is not None:
+                self.tool_turnarounds.append(round(asyncio.get_running_loop().time() - ended, 4))
         include_usage = bool((request.get("stream_options") or {}).get("include_usage"))
         if asks_tool:
             self.stats.tool_rounds += 1
@@ -292,10 +302,13 @@ class PacedModel:
             completed = await stream.ended
         finally:
             self.stats.in_flight -= 1
+        if asks_tool and completed:
+            self.tool_round_ended[f"call_paced_{round_number}"] = asyncio.get_running_loop().time()
         return completed
 
     def stats_body(self) -> dict[str, Any]:
         return {**self.stats.as_dict(), "first_round_arrivals": self.first_round_arrivals,
+                "tool_turnarounds": self.tool_turnarounds,
                 "first_chunk_delay": self.delay, "chunks_per_second": self.rate,
                 "chunks_per_answer": self.chunks, "tool_every": self.tool_every}
 

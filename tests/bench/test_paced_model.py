@@ -105,6 +105,8 @@ def test_every_third_first_round_asks_for_an_offered_tool_then_answers_after_its
     assert len(text_of(answer).split()) == 5
     assert stats["streams"] == 4 and stats["tool_rounds"] == 1 and stats["max_in_flight"] == 1
     assert stats["chunks"] > 0 and stats["in_flight"] == 0
+    # The one tool round's turnaround: its last frame to the request with the tool's result.
+    assert len(stats["tool_turnarounds"]) == 1 and 0 <= stats["tool_turnarounds"][0] < 5
 
 
 def test_a_plain_request_gets_the_whole_answer_as_one_body(model: str) -> None:

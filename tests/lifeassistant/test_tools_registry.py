@@ -5,6 +5,7 @@ from __future__ import annotations
 from dataclasses import replace
 from typing import Any
 
+import jsonschema
 import pytest
 
 from lifeassistant.tools import REGISTRY, ToolContext
@@ -40,6 +41,21 @@ def test_arguments_that_break_the_schema_come_back_as_a_tool_error(user: Any) ->
     assert not outcome.ok
     assert "description" in outcome.error
     assert '"error"' in outcome.as_tool_content()
+
+
+def test_a_call_is_validated_without_checking_its_schema_again(user: Any, monkeypatch: pytest.MonkeyPatch) -> None:
+    # A tool's schema is checked once, when it is registered: re-checking it on each call
+    # cost ~2 ms of a worker's CPU a tool call (jsonschema.validate does).
+    def check_again(*args: Any, **kwargs: Any) -> None:
+        raise AssertionError("the schema was checked again for a call")
+
+    monkeypatch.setattr(jsonschema.Draft202012Validator, "check_schema", check_again)
+
+    wrong = REGISTRY.execute("create_expense", '{"amount": 50}', ToolContext(user, None, None))
+    arguments, summary = REGISTRY.describe("create_expense", '{"amount": 50, "description": "mercado"}', ToolContext(user, None, None))
+
+    assert not wrong.ok and "description" in wrong.error
+    assert arguments == {"amount": 50, "description": "mercado"} and summary
 
 
 def test_arguments_that_are_not_json_come_back_as_a_tool_error(user: Any) -> None:
