@@ -136,6 +136,10 @@ SETS_ASIDE: tuple[str, ...] = (
     *_phrases(("nem quero saber", "nem quero falar"), ("de", "do", "da", "dos", "das", "sobre")),
     # What a trouble is not about ("it's not about the money", "o problema não é o dinheiro").
     "not about the", "not about my", "isn't about the", "isn't about my",
+    # What a trouble has nothing of ("não é nada de saúde, é meu chefe", "nada que ver con la plata").
+    *_phrases(("nao e nada", "n e nada", "nao eh nada", "no es nada"), ("de", "do", "da", "del")),
+    *_phrases(("nada a ver", "nada que ver"), ("com", "con")),
+    "nothing to do with",
     "nao e sobre", "no es sobre", "o problema nao e o", "o problema nao e a", "el problema no es el",
     "el problema no es la",
     *_phrases(("no quiero hablar", "no hablemos", "dejemos el tema"), ("de", "del", "sobre")),

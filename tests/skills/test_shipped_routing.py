@@ -2030,3 +2030,37 @@ def test_round_thirty_four_s_conversations(messages, expected):
 )
 def test_the_thirty_fifth_blind_rounds_classes(text, expected):
     assert route(text, CHRISTIAN) == expected
+
+
+@pytest.mark.parametrize(
+    ("text", "expected"),
+    [
+        # Working out, in English; "it worked out" and "work out a plan" are no exercise.
+        ("I haven't worked out in weeks", {"health"}),
+        ("I've been working out at the gym every day", {"health"}),
+        ("I used to work out every morning", {"health"}),
+        ("it all worked out in the end", {"general"}),
+        ("I work outside all day", {"professional"}),
+        # What a trouble has nothing of is set aside; the topic named after it is heard.
+        ("nao é nada de saude, é meu chefe", {"professional"}),
+        ("não tem nada a ver com dinheiro, tô triste por causa da minha mãe", {"counselor", "relationships"}),
+        ("no es nada de salud, es mi jefe", {"professional"}),
+        ("it has nothing to do with money, it's my boss", {"professional"}),
+        # Control: "nada de mais" sets no topic aside, and the symptom after the comma is heard.
+        ("não é nada de grave, só uma dor de cabeça", {"health"}),
+    ],
+)
+def test_the_thirty_sixth_rounds_classes(text, expected):
+    assert route(text, CHRISTIAN) == expected
+
+
+@pytest.mark.parametrize(
+    ("messages", "expected"),
+    [
+        # A feeling, then a trouble that is not the body's: the body set aside joins nothing.
+        (("nao to bem hj", "mas nao é nada de saude, é meu chefe"), [{"counselor"}, {"counselor", "professional"}]),
+        (("I'm stressed out of my mind", "I haven't worked out in weeks"), [{"counselor"}, {"counselor", "health"}]),
+    ],
+)
+def test_round_thirty_six_s_conversations(messages, expected):
+    assert follow(*messages) == expected
