@@ -136,10 +136,6 @@ SETS_ASIDE: tuple[str, ...] = (
     *_phrases(("nem quero saber", "nem quero falar"), ("de", "do", "da", "dos", "das", "sobre")),
     # What a trouble is not about ("it's not about the money", "o problema não é o dinheiro").
     "not about the", "not about my", "isn't about the", "isn't about my",
-    # What a trouble has nothing of ("não é nada de saúde, é meu chefe", "nada que ver con la plata").
-    *_phrases(("nao e nada", "n e nada", "nao eh nada", "no es nada"), ("de", "do", "da", "del")),
-    *_phrases(("nada a ver", "nada que ver"), ("com", "con")),
-    "nothing to do with",
     "nao e sobre", "no es sobre", "o problema nao e o", "o problema nao e a", "el problema no es el",
     "el problema no es la",
     *_phrases(("no quiero hablar", "no hablemos", "dejemos el tema"), ("de", "del", "sobre")),
@@ -281,6 +277,19 @@ def _opening_regex(phrases: Iterable[str], words: int, *, stop_at_own: bool = Fa
 
 
 _SETS_ASIDE = _opening_regex(SETS_ASIDE, SET_ASIDE_WORDS)
+# What a trouble is not ("não é nada de saúde, é meu chefe", "no es nada del trabajo"): the topic
+# named next is set aside, but not a quality of the trouble ("não é nada de mais", "nada de grave",
+# "não é nada de especial só dor de cabeça", "no es nada de nuevo"), which goes on about it.
+NOTHING_OF_QUALITIES: tuple[str, ...] = (
+    "mais", "demais", "grave", "graves", "novo", "nova", "especial", "serio", "seria", "outro", "outra",
+    "importante", "mal", "ruim", "estranho", "estranha", "anormal", "incomum", "nuevo", "nueva", "raro",
+    "rara", "malo", "mala", "otro", "otra", "extrano", "extrana",
+)
+_NOTHING_OF = re.compile(
+    r"(?<!\w)(?:nao e|nao eh|n e|no es) nada (?:de|do|da|del)"
+    r"(?!\s+(?:" + "|".join(NOTHING_OF_QUALITIES) + r")(?!\w))"
+    r"((?:\s+[\w'-]+){1," + str(SET_ASIDE_WORDS) + r"})"
+)
 # A message that opens by naming what it is not about ("Not about money this time, ...", "not
 # talking about work today."): the topic named next is set aside. Only as the message opens:
 # within it, "we're not talking about money enough" is the trouble itself, and "not about to"
@@ -662,11 +671,14 @@ def puts_off(normalized: str) -> tuple[int, int] | None:
 
 def set_aside_spans(normalized: str) -> list[tuple[int, int]]:
     """The spans of ``normalized`` (see :func:`lifeassistant.text.normalize`) no skill
-    reads: the words after each :data:`SETS_ASIDE` phrase (a second topic joined by
+    reads: the words after each :data:`SETS_ASIDE` phrase or a "não é nada de" that names no
+    quality (:data:`NOTHING_OF_QUALITIES`) (a second topic joined by
     "ni", "nem", "or"... included), each :data:`ABOUT_THE_WORLD` phrase and the words after
     it, what a count of the world asks of ("quantos metros tem o Cristo Redentor?") and a
     subject put off at the opening ("esquece a proposta por enquanto, ...")."""
-    openings = (*_SETS_ASIDE.finditer(normalized), *_NOT_ABOUT_OPENING.finditer(normalized))
+    openings = (
+        *_SETS_ASIDE.finditer(normalized), *_NOT_ABOUT_OPENING.finditer(normalized), *_NOTHING_OF.finditer(normalized)
+    )
     spans = [(found.start(1), _set_aside_end(normalized, found.start(1))) for found in openings]
     counted = _COUNTS_THINGS_OF.match(normalized)
     put_off = puts_off(normalized)

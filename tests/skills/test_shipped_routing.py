@@ -2035,19 +2035,28 @@ def test_the_thirty_fifth_blind_rounds_classes(text, expected):
 @pytest.mark.parametrize(
     ("text", "expected"),
     [
-        # Working out, in English; "it worked out" and "work out a plan" are no exercise.
+        # Working out, in English, with how often or where; "it worked out", working out a budget
+        # or a deal, and working out of an office are no exercise.
         ("I haven't worked out in weeks", {"health"}),
         ("I've been working out at the gym every day", {"health"}),
         ("I used to work out every morning", {"health"}),
         ("it all worked out in the end", {"general"}),
         ("I work outside all day", {"professional"}),
-        # What a trouble has nothing of is set aside; the topic named after it is heard.
+        ("I've been working out a budget with my wife", {"finance", "relationships"}),
+        ("I started working out a deal with my manager", {"professional"}),
+        ("I haven't worked out what to do about my debt", {"finance"}),
+        ("I work out of a coworking space now", {"professional"}),
+        # What a trouble is not is set aside; the topic named after it is heard.
         ("nao é nada de saude, é meu chefe", {"professional"}),
-        ("não tem nada a ver com dinheiro, tô triste por causa da minha mãe", {"counselor", "relationships"}),
+        ("não é nada de dinheiro nem de trabalho, tô triste", {"counselor"}),
         ("no es nada de salud, es mi jefe", {"professional"}),
-        ("it has nothing to do with money, it's my boss", {"professional"}),
-        # Control: "nada de mais" sets no topic aside, and the symptom after the comma is heard.
+        # Controls: a quality of the trouble sets nothing aside, comma or not; denying a part in
+        # something still speaks of it.
         ("não é nada de grave, só uma dor de cabeça", {"health"}),
+        ("não é nada de especial só dor de cabeça de novo", {"health"}),
+        ("no es nada de nuevo me duele la espalda otra vez", {"health"}),
+        ("não é nada de novo minha ansiedade voltou", {"counselor"}),
+        ("eu não tenho nada a ver com a dívida do meu irmão mas ele colocou no meu nome", {"finance", "relationships"}),
     ],
 )
 def test_the_thirty_sixth_rounds_classes(text, expected):
