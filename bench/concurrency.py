@@ -388,9 +388,11 @@ def by_first_round(level: dict[str, Any]) -> str:
         return ""
     text, tool = kinds["text"], kinds["tool"]
     turnaround = level.get("tool_turnaround_s") or {}
+    # The model timed no turnaround when no tool round's result came back (a run that failed early).
+    timed = (f", its turnaround p50/p95 {seconds_text(turnaround['p50'])} / {seconds_text(turnaround['p95'])}"
+             if turnaround.get("p50") is not None else "")
     return (f" (answered at once, {text['n']}: {seconds_text(text['p50'])} / {seconds_text(text['p95'])};"
-            f" a tool round first, {tool['n']}: {seconds_text(tool['p50'])} / {seconds_text(tool['p95'])},"
-            f" its turnaround p50/p95 {seconds_text(turnaround.get('p50'))} / {seconds_text(turnaround.get('p95'))})")
+            f" a tool round first, {tool['n']}: {seconds_text(tool['p50'])} / {seconds_text(tool['p95'])}{timed})")
 
 
 def render(level: dict[str, Any]) -> str:

@@ -37,3 +37,10 @@ def test_first_text_is_also_given_apart_for_the_replies_that_made_a_tool_round_f
 
     assert "first text p50/p95 1.00 s / 2.00 s (answered at once, 66: 1.66 s / 2.27 s; a tool round first, 34: 2.32 s / 2.95 s)" in text
     assert "answered at once" not in render(_level(first_text_by_first_round_s={**kinds, "tool": {"n": 0, "p50": None, "p95": None}}))
+
+
+def test_a_tool_rounds_turnaround_at_the_model_follows_the_tool_round_replies_first_text():
+    kinds = {"text": {"n": 66, "p50": 1.66, "p95": 2.27}, "tool": {"n": 34, "p50": 2.32, "p95": 2.95}}
+    text = render(_level(first_text_by_first_round_s=kinds, tool_turnaround_s={"p50": 0.17, "p95": 0.33}))
+
+    assert "a tool round first, 34: 2.32 s / 2.95 s, its turnaround p50/p95 0.17 s / 0.33 s)" in text
