@@ -120,13 +120,18 @@ def example_arguments(schema: dict[str, Any]) -> dict[str, Any]:
     return arguments
 
 
+def tool_call_id(round_number: int) -> str:
+    """The id of the call a first round asks for: the request with its result names it back."""
+    return f"call_paced_{round_number}"
+
+
 def tool_call_events(tools: list[dict[str, Any]], round_number: int, *, include_usage: bool) -> list[bytes]:
     """A first round that asks for one offered tool, its arguments split over two chunks."""
     functions = [tool.get("function") or {} for tool in tools]
     chosen = next((f for f in functions if f.get("name") == "search_knowledge"), functions[0])
     arguments = json.dumps(example_arguments(chosen.get("parameters") or {}))
     half = len(arguments) // 2
-    call_id = f"call_paced_{round_number}"
+    call_id = tool_call_id(round_number)
     head = {"index": 0, "id": call_id, "type": "function", "function": {"name": chosen.get("name"), "arguments": ""}}
     events = [
         event(chunk({"role": "assistant", "content": None, "tool_calls": [head]})),
@@ -303,7 +308,7 @@ class PacedModel:
         finally:
             self.stats.in_flight -= 1
         if asks_tool and completed:
-            self.tool_round_ended[f"call_paced_{round_number}"] = asyncio.get_running_loop().time()
+            self.tool_round_ended[tool_call_id(round_number)] = asyncio.get_running_loop().time()
         return completed
 
     def stats_body(self) -> dict[str, Any]:
