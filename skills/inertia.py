@@ -276,6 +276,17 @@ CLOSES_A_VENT: tuple[str, ...] = (
     "obg por ouvir", "valeu por ouvir", "vlw por ouvir", "gracias por escucharme", "gracias por escuchar",
 )
 _CHANGES_TOPIC = _phrases_regex(CHANGES_TOPIC)
+# Going back to an earlier subject is announced the same way ("enfim, voltando pro trabalho: meu
+# gestor marcou um 1:1", "anyway, back to my boss", "bueno, volviendo al tema"): what was asked
+# in between (a look-up, a digression) is left behind. Only after a word that closes the aside,
+# or back to "the subject" itself: "voltando pra casa agora" and "back to work tomorrow" go home
+# and to work.
+_RETURNS_TO = re.compile(
+    r"^\W*(?:(?:(?:enfim|anyway|bom|bem|entao|mas|but|pero|bueno|ok|so|well|enfin)\W+)+"
+    r"(?:voltando|voltando agora|volviendo|volvamos|back|going back|getting back|coming back)\s+"
+    r"(?:pro|pra|ao|aos|a|as|para o|para a|al|a la|a lo|to)(?!\w)"
+    r"|(?:voltando|volviendo|going back|getting back|back)\s+(?:ao|pro|al|to the)\s+(?:assunto|tema|topic|subject)(?!\w))"
+)
 _CLOSES_A_VENT = re.compile(_phrases_regex(CLOSES_A_VENT).pattern + r"\W+\w+\W+\w+")
 # Dropping the subject just spoken of, then going on to another in the same message ("não
 # quero mais falar disso. quanto gastei de uber?"); said alone, it is still that subject's last word.
@@ -301,7 +312,9 @@ _LOOKS_UP_SHAPE = re.compile(
     r"ganhando|recebendo|owe|have|spent|paid|earned|spending|"
     r"saved|tengo|tenemos|debo|llevo|gaste|pague|gane|ahorre|ahorrado|"
     # ... or what the body did, recorded ("quantos passos eu andei hoje?", "¿cuántos pasos caminé?").
-    r"andei|caminhei|corri|dormi|bebi|nadei|pedalei|walked|ran|slept|drank|swam|camine|dormi|corri|bebi|nade)"
+    r"andei|caminhei|corri|dormi|bebi|nadei|pedalei|walked|ran|slept|drank|swam|camine|dormi|corri|bebi|nade|"
+    # ... asked with "did I" in English ("how many km did I run last week?").
+    r"run|walk|sleep|drink|swim|spend|pay|earn|save|lose|gain|lost|gained|weigh)"
     # ... and not one to bear or a "should" ("how much do I have to take?", "quantas horas eu devo
     # dormir?"), unless what follows is paid or saved ("quanto tenho q guardar por mês?").
     r"(?!\W+(?:(?:to|que|q|de)\W+|(?=[a-z]+(?:ar|er|ir)(?!\w)))"
@@ -471,6 +484,7 @@ def topic_cue(text: str) -> Cue:
     if (
         _CHANGES_TOPIC.search(normalized)
         or _OPENS_NEW_TOPIC.search(normalized)
+        or _RETURNS_TO.search(normalized)
         or _CLOSES_A_VENT.search(normalized)
         or _drops_the_subject(normalized)
         or puts_off(normalized) is not None

@@ -40,6 +40,9 @@ own body (``OWN_BODY_SKILLS``, health). Nor is a close one's, told in the third 
 ("meu pai foi internado com pneumonia", "a cirurgia da minha mãe": :data:`RELATIVES`), and
 a close one's work is not the user's either: those words are not read by the skills of the
 user's own life (``OWN_LIFE_SKILLS``, health and professional: "meu marido foi demitido").
+How a close one feels, told the same way, is theirs too: the companion skills (the counselor)
+do not hear it ("meu irmão tá com depressão"; :func:`their_state_spans`), but the user's feeling
+about them ("raiva do meu cunhado") and a close one's death, the user's grief, they do.
 
 A topic the user sets aside fires nothing: in "não quero falar de trabalho hoje" or
 "I don't want to talk about money", up to three words after the phrase (:data:`SETS_ASIDE`),
@@ -88,7 +91,7 @@ from itertools import accumulate
 from typing import NamedTuple
 
 from lifeassistant.text import normalize
-from skills.domain import EARNED_FROM, LEDGER_SKILLS, OWN_BODY_SKILLS, OWN_LIFE_SKILLS, PEOPLE_SKILLS, SkillDefinition
+from skills.domain import COMPANION_SKILLS, EARNED_FROM, LEDGER_SKILLS, OWN_BODY_SKILLS, OWN_LIFE_SKILLS, PEOPLE_SKILLS, SkillDefinition
 from skills.opinion import LearnedOpinion
 
 MAX_PATTERN_LENGTH = 100
@@ -305,6 +308,20 @@ BUILT_BY: tuple[str, ...] = (
     "quem projetou", "quem construiu", "quem desenhou", "who designed", "who built", "quien diseno", "quien construyo",
 )
 _BUILT_BY = _opening_regex(BUILT_BY, ABOUT_THE_WORLD_WORDS, stop_at_own=True)
+# When a thing of the world came to be, asked after naming it ("o pix foi lançado em que ano?",
+# "o real foi criado quando?", "when was Pix launched?", "¿cuándo se lanzó el euro?"): the thing
+# named is the world's, up to a word of the user's own ("quando meu cartão foi criado?").
+_CAME_TO_BE = (
+    r"(?:lancad[oa]s?|criad[oa]s?|inventad[oa]s?|fundad[oa]s?|inaugurad[oa]s?|lanzad[oa]s?|cread[oa]s?"
+    r"|launched|created|invented|founded|introduced)"
+)
+_THING_OF_THE_WORLD = r"((?:\s*(?!" + _OWN_WORD + r")[\w'-]+){1,5}?)"
+_CAME_TO_BE_WHEN = re.compile(
+    r"(?:^\W*|(?<!\w)(?:o|a|os|as|the|el|la|los|las)\s+)" + _THING_OF_THE_WORLD + r"\s+(?:foi|foram|was|were|fue|fueron)\s+"
+    + _CAME_TO_BE + r"\s+(?:em que ano|em q ano|em qual ano|quando|in what year|in which year|when|en que ano|cuando)(?!\w)"
+    r"|(?<!\w)(?:when|quando|cuando)\s+(?:was|were|foi|fue)" + _THING_OF_THE_WORLD + r"\s+" + _CAME_TO_BE + r"(?!\w)"
+    r"|(?<!\w)(?:quando foi|cuando se|cuando fue)\s+" + _CAME_TO_BE + r"((?:\s+(?!" + _OWN_WORD + r")[\w'-]+){1,5})"
+)
 # Words that may come before a question's opening ("ah, e quem inventou...?", "enfim,
 # sabe quantos ossos tem o corpo humano?", "oye, ¿cuál es el planeta más grande?").
 _LEAD_IN = (
@@ -503,6 +520,9 @@ _PRONOUNS_OF_SOMEONE = ("ele", "ela", "he", "she", "ella")
 _BEING_OR_HAVING = (
     "tem", "ta", "esta", "foi", "tava", "estava", "is", "has", "was", "tiene", "fue", "ama", "adora", "gosta",
     "loves", "likes", "quer", "wants", "quiere",
+    # What they may or must take or do ("meu irmão tá com dengue, o q ele pode tomar pra febre?",
+    # "what can she take for the cough?"): still their body; "ela pode me ajudar a..." ends at "me".
+    "pode", "deve", "precisa", "can", "should", "puede", "debe", "necesita",
 )
 RELATIVE_WORDS = 8
 # A word of the user's own ends it too: "minha mãe disse que preciso ir ao médico", "my
@@ -538,9 +558,11 @@ _RELATIVES_BODY = re.compile(
     r"|([\w'-]+(?:\s+de\s+[\w'-]+)?)\s+(?:d[ao]|of|de)\s+" + _RELATIVE + r"(?!\w)"
     r"|(?<!\w)(?:comprei|paguei|busquei|peguei|levei|comprar|pagar|buscar|pegar|levar)\s+(?:o|a|os|as)\s+"
     r"([\w'-]+)\s+(?:dele|dela|deles|delas)(?!\w)"
-    # ... or bought for them ("comprei dipirona e um xarope pra ela", "bought cough syrup for him").
+    # ... or bought for them ("comprei dipirona e um xarope pra ela", "bought cough syrup for him",
+    # "I bought cough syrup for my mom", "compré las pastillas para la tensión de mi abuela").
     r"|(?<!\w)(?:comprei|busquei|peguei|bought|picked up|compre)\s+((?:[\w'-]+\s+){0,5}?[\w'-]+)\s+"
-    r"(?:pra|para|pro|for)\s+(?:ela|ele|elas|eles|her|him|them|ella|el)(?!\w)"
+    r"(?:(?:pra|para|pro|for)\s+(?:ela|ele|elas|eles|her|him|them|ella|el)(?!\w)"
+    r"|(?:pra|para|pro|for|de|d[ao]|of)\s+(?:(?:a|o|la|el)\s+)?" + _RELATIVE + r"(?!\w))"
     r"(?!.*(?:pra mim|para mim|for me|myself|tomei|took one|tome uno))"
     # ... and in Spanish, what the user bought or brought them: "le" is for someone ("le compré los
     # remedios a mi abuela"; "le pagué al dentista" pays the dentist, for the user's own teeth).
@@ -557,6 +579,27 @@ def relative_spans(normalized: str) -> list[tuple[int, int]]:
     """The spans of ``normalized`` about a close one's body or work (see :data:`RELATIVES`)."""
     # Each alternative has one group, so the one that matched is the match's last group.
     return [found.span(found.lastindex or 0) for found in _RELATIVES_BODY.finditer(normalized)]
+
+
+# The alternatives of _RELATIVES_BODY that tell how a close one is ("meu irmão tá com depressão",
+# "ele tá meio pra baixo", "my girlfriend's grandma passed away"), by their group: what they
+# feel is theirs too. A thing named with them is not ("raiva do meu cunhado", "saudade da minha
+# vó": the user's feeling about them), nor a thing bought for them.
+_TELLS_HOW_THEY_ARE = frozenset({1, 2, 7, 8})
+# A close one's death, or leaving, is the user's loss, as the counselor's patterns hear it ("faz um
+# ano que meu pai se foi", "desde que ela foi embora a casa ficou grande demais").
+_DEATH = re.compile(
+    r"(?<!\w)(?:se foi|foi embora|faleceu|morreu|passed away|passed|died|fallecio|murio|partiu|se fue|left me)(?!\w)"
+)
+
+
+def their_state_spans(normalized: str) -> list[tuple[int, int]]:
+    """The spans of ``normalized`` telling how a close one is: a feeling there is theirs."""
+    return [
+        found.span(found.lastindex)
+        for found in _RELATIVES_BODY.finditer(normalized)
+        if found.lastindex in _TELLS_HOW_THEY_ARE and not _DEATH.search(found.group())
+    ]
 
 
 # What a spending look-up names is the ledger's category, not the user's body: "quanto gastei
@@ -692,6 +735,7 @@ def set_aside_spans(normalized: str) -> list[tuple[int, int]]:
             for found in opening.finditer(normalized)
         ]
         + ([counted.span(1)] if counted else [])
+        + [(found.start(), found.end()) for found in _CAME_TO_BE_WHEN.finditer(normalized)]
     )
 
 
@@ -1002,6 +1046,7 @@ class TriggerMatcher:
         theirs_by_kind = (
             (pet_spans(normalized), OWN_BODY_SKILLS),
             (relative_spans(normalized), OWN_LIFE_SKILLS),
+            (their_state_spans(normalized), COMPANION_SKILLS),
             (looked_up_category_spans(normalized), OWN_BODY_SKILLS),
         )
         for spans, own_skills in theirs_by_kind:

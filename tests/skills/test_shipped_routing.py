@@ -796,7 +796,8 @@ def test_the_twelfth_blind_rounds_classes(text, expected):
         ("anoche estuve durmiendo fatal otra vez", {"health"}),
         ("my heart is racing and I can't calm down", {"health"}),
         ("vivo com a sensação de que algo ruim vai acontecer", {"counselor"}),
-        ("quanto devo cobrar por uma diária de faxina?", {"finance", "professional"}),
+        # Pricing one's work is the work's alone since round 37 (six lines of the sets to three).
+        ("quanto devo cobrar por uma diária de faxina?", {"professional"}),
         ("quero trocar o carro pelo consórcio", {"finance"}),
         ("¿me conviene un plazo fijo a 90 días?", {"finance"}),
         # A fast kept for faith is no diet.
@@ -839,7 +840,8 @@ def test_the_fourteenth_blind_rounds_classes(text, expected):
         ("acordei 3x de madrugada de novo", {"health"}),
         ("walked 4 miles with the dog today", {"health"}),
         ("tô no piloto automático faz semanas", {"counselor"}),
-        ("sou diarista e quero saber quanto cobrar por faxina pesada", {"finance", "professional"}),
+        # Pricing one's work is the work's alone since round 37 (six lines of the sets to three).
+        ("sou diarista e quero saber quanto cobrar por faxina pesada", {"professional"}),
         ("they cut my hours again this week", {"professional"}),
         ("meu avô se aposentou depois de 40 anos no banco", {"relationships"}),
         ("quero voltar a ler o Alcorão", {"spiritual"}),
@@ -2072,4 +2074,60 @@ def test_the_thirty_sixth_rounds_classes(text, expected):
     ],
 )
 def test_round_thirty_six_s_conversations(messages, expected):
+    assert follow(*messages) == expected
+
+
+@pytest.mark.parametrize(
+    ("text", "expected"),
+    [
+        # A medicine bought for a close one is money and them, not the user's body (any language).
+        ("I bought cough syrup for my mom, it was $15", {"finance", "relationships"}),
+        ("Compré las pastillas para la tensión de mi abuela, 30 euros", {"finance", "relationships"}),
+        ("comprei um remédio pra minha dor de cabeça, 20 reais", {"finance", "health"}),
+        # What a close one may take is their body; what they may do for the user is the user's.
+        ("meu irmão tá com dengue, o q ele pode tomar pra febre?", {"relationships"}),
+        # How a close one feels is theirs: the user said nothing of their own feeling.
+        ("meu irmão tá com depressão e não quer procurar ajuda", {"relationships"}),
+        ("minha namorada ta passando por um momento dificil com a familia dela", {"relationships"}),
+        ("Mi hija adolescente tiene ansiedad, ¿cómo la puedo apoyar?", {"relationships"}),
+        # ... but a feeling about them is the user's, and so is grief.
+        ("fiquei com raiva do meu cunhado q me pediu dinheiro emprestado de novo", {"counselor", "finance", "relationships"}),
+        ("minha mãe tá internada e eu to desesperada", {"counselor", "relationships"}),
+        ("Hoje faz um ano que meu pai se foi", {"counselor", "relationships"}),
+        # When a thing of the world came to be is trivia, asked after naming it too; not a thing of one's own.
+        ("o pix foi lançado em que ano?", {"general"}),
+        ("when was Pix launched?", {"general"}),
+        ("meu boleto foi criado quando?", {"finance"}),
+        # A film's credits are no credit.
+        ("fiquei até o fim dos créditos do filme esperando a cena pós-crédito", {"general"}),
+        ("stayed for the end credits of the movie", {"general"}),
+        ("meu limite de crédito baixou", {"finance"}),
+        # Pricing one's work is the work's.
+        ("quanto eu cobro por um manual de marca completo?", {"professional"}),
+    ],
+)
+def test_the_thirty_seventh_rounds_classes(text, expected):
+    assert route(text, CHRISTIAN) == expected
+
+
+@pytest.mark.parametrize(
+    ("messages", "expected"),
+    [
+        # Going back to the subject, announced, leaves the look-up asked in between behind.
+        (
+            ("to estressado com o trabalho", "quanto eu gastei de uber esse mes?",
+             "enfim, voltando pro trabalho: meu gestor marcou um 1:1 cmg amanha e to nervoso"),
+            [{"counselor", "professional"}, {"finance"}, {"counselor", "professional"}],
+        ),
+        # Going home is no announcement.
+        (("gastei 80 no mercado", "voltando pra casa agora, to exausta"), [{"finance"}, {"health"}]),
+        # "How many km did I run" looks up the records: the feeling kept does not follow it.
+        (
+            ("Feeling really down today", "I skipped my run and just stayed in bed all morning",
+             "how many km did I run last week?"),
+            [{"counselor"}, {"counselor", "health"}, {"health"}],
+        ),
+    ],
+)
+def test_round_thirty_seven_s_conversations(messages, expected):
     assert follow(*messages) == expected
