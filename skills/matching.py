@@ -43,6 +43,8 @@ user's own life (``OWN_LIFE_SKILLS``, health and professional: "meu marido foi d
 How a close one feels, told the same way, is theirs too: the companion skills (the counselor)
 do not hear it ("meu irmão tá com depressão"; :func:`their_state_spans`), but the user's feeling
 about them ("raiva do meu cunhado") and a close one's death, the user's grief, they do.
+Food paid for is an expense's category, not the diet: in "gasté 450 pesos en la comida" the
+skills of the body do not hear "comida" (:func:`food_paid_for_spans`).
 
 A topic the user sets aside fires nothing: in "não quero falar de trabalho hoje" or
 "I don't want to talk about money", up to three words after the phrase (:data:`SETS_ASIDE`),
@@ -564,6 +566,12 @@ _RELATIVES_BODY = re.compile(
     r"(?:(?:pra|para|pro|for)\s+(?:ela|ele|elas|eles|her|him|them|ella|el)(?!\w)"
     r"|(?:pra|para|pro|for|de|d[ao]|of)\s+(?:(?:a|o|la|el)\s+)?" + _RELATIVE + r"(?!\w))"
     r"(?!.*(?:pra mim|para mim|for me|myself|tomei|took one|tome uno))"
+    # ... or money spent or paid on them, what for up to the sentence's end ("gastei 120 na farmácia
+    # com fralda e remédio de cólica pro meu bebê", "paguei a consulta do meu pai no cardiologista").
+    r"|(?<!\w)((?:gastei|paguei|spent|paid|gaste|pague)(?!(?:\s+\S+){0,12}?\s+(?:pra mim|para mim|for me|for myself))"
+    r"\s+(?:[\w'-]+(?:[.,]\d+)*\s+){0,12}?"
+    r"(?:pra|para|pro|for|de|d[ao]|of)\s+(?:(?:a|o|la|el)\s+)?" + _RELATIVE + r"(?!\w)" + _span_words(4) + ")"
+    r"(?!.*(?:pra mim|para mim|for me|myself|tomei|took one|tome uno))"
     # ... and in Spanish, what the user bought or brought them: "le" is for someone ("le compré los
     # remedios a mi abuela"; "le pagué al dentista" pays the dentist, for the user's own teeth).
     r"|(?<!\w)(?:le|les)\s+(?:compre|traje|lleve|consegui)\s+([\w'-]+" + _span_words(4) + ")"
@@ -585,7 +593,7 @@ def relative_spans(normalized: str) -> list[tuple[int, int]]:
 # "ele tá meio pra baixo", "my girlfriend's grandma passed away"), by their group: what they
 # feel is theirs too. A thing named with them is not ("raiva do meu cunhado", "saudade da minha
 # vó": the user's feeling about them), nor a thing bought for them.
-_TELLS_HOW_THEY_ARE = frozenset({1, 2, 7, 8})
+_TELLS_HOW_THEY_ARE = frozenset({1, 2, 8, 9})
 # A close one's death, or leaving, is the user's loss, as the counselor's patterns hear it ("faz um
 # ano que meu pai se foi", "desde que ela foi embora a casa ficou grande demais").
 _DEATH = re.compile(
@@ -615,6 +623,22 @@ _LOOKED_UP_CATEGORY = re.compile(
     r"(?!\s+(?:de\s+)?(?:caloria|calorias|kcal|energia|calories|calorie|energy)(?!\w))"
     r"((?:\s+(?!(?:e|and|y|mas|but|pero)(?!\w))[\w'-]+){1,3})"
 )
+
+
+# Food paid for is an expense's category, not the user's diet ("gasté 450 pesos en la comida de
+# hoy", "gastei 80 de almoço", "spent $60 on dinner"): a spending told with its amount, then what
+# was eaten, up to six words on (round 38).
+_FOOD_PAID_FOR = re.compile(
+    r"(?<!\w)(?:gastei|gaste|gastamos|paguei|pague|pagamos|spent|paid)\s+(?:[\w$'-]+(?:[.,]\d+)*\s+){0,6}?"
+    r"(?:em|en|de|do|da|no|na|com|con|on|for|in|el|la|o|a|the|pelo|pela|por)\s+(?:(?:o|a|el|la|the|um|uma)\s+)?"
+    r"((?:comida|comidas|almoco|almocos|janta|jantar|lanche|lanches|marmita|marmitex|food|lunch|dinner|breakfast"
+    r"|almuerzo|cena|desayuno|cafe da manha)(?!\w))"
+)
+
+
+def food_paid_for_spans(normalized: str) -> list[tuple[int, int]]:
+    """The spans of ``normalized`` naming the food a spending told was for."""
+    return [found.span(1) for found in _FOOD_PAID_FOR.finditer(normalized)]
 
 
 def looked_up_category_spans(normalized: str) -> list[tuple[int, int]]:
@@ -1048,6 +1072,7 @@ class TriggerMatcher:
             (relative_spans(normalized), OWN_LIFE_SKILLS),
             (their_state_spans(normalized), COMPANION_SKILLS),
             (looked_up_category_spans(normalized), OWN_BODY_SKILLS),
+            (food_paid_for_spans(normalized), OWN_BODY_SKILLS),
         )
         for spans, own_skills in theirs_by_kind:
             if spans:
@@ -1069,7 +1094,11 @@ class TriggerMatcher:
                 fired.setdefault(compound.skill, {})[compound.written] = None
         found = {skill: tuple(written) for skill, written in fired.items()}
         if not LEDGER_SKILLS.isdisjoint(found) and tells_gig_takings(normalized):
-            found = {skill: written for skill, written in found.items() if skill not in EARNED_FROM}
+            # ... and the rides they came from are no run ("fiz 312 reais hoje nas corridas").
+            found = {
+                skill: written for skill, written in found.items()
+                if skill not in EARNED_FROM and not (skill in OWN_BODY_SKILLS and all("corrid" in w for w in written))
+            }
         if ledger is not None:
             found = self._ledger(ledger, found)
         return found, set_aside - found.keys()

@@ -2131,3 +2131,49 @@ def test_the_thirty_seventh_rounds_classes(text, expected):
 )
 def test_round_thirty_seven_s_conversations(messages, expected):
     assert follow(*messages) == expected
+
+
+@pytest.mark.parametrize(
+    ("text", "expected"),
+    [
+        # Rides given for an app are work, and their takings money: no run.
+        ("fiz 312 reais hoje nas corridas", {"finance"}),
+        ("Fiz 22 corridas hoje no Uber", {"professional"}),
+        ("fiz 3 corridas de 5 km essa semana", {"health"}),
+        # Food paid for is an expense, not the diet; eating is the body's.
+        ("gasté 450 pesos en la comida de hoy", {"finance"}),
+        ("spent $60 on dinner", {"finance"}),
+        ("gastei muito com comida porque to ansiosa e comendo demais", {"counselor", "finance", "health"}),
+        # Money spent on a close one's care is money and them; on oneself too, the body as well.
+        ("gastei 400 na farmácia com os remédios da minha vó", {"finance", "relationships"}),
+        ("paguei 200 de academia pra mim e pro meu marido", {"finance", "health", "relationships"}),
+        # A shift at the hospital is work; a pharmacy on duty is nobody's shift.
+        ("Tô de plantão hoje no hospital até as 7", {"professional"}),
+        ("Por que as farmácias fazem plantão no domingo?", {"general"}),
+        # A film named after God is a film.
+        ("Is City of God very violent?", {"general"}),
+        # Fear as what a thing does to the user; hate of someone close.
+        ("minha mãe n deixa eu ir no show, odeio ela", {"counselor", "relationships"}),
+        ("Faço meditação pra me conectar com algo maior que eu", {"spiritual"}),
+    ],
+)
+def test_the_thirty_eighth_rounds_classes(text, expected):
+    assert route(text, CHRISTIAN) == expected
+
+
+@pytest.mark.parametrize(
+    ("messages", "expected"),
+    [
+        # A feeling, a look-up, then the fear said about it: the feeling joins the money again.
+        (
+            ("to me sentindo sufocada hoje, parece que tudo desaba", "quanto eu já gastei no cartão esse mês?",
+             "isso me apavora, ganho 1.800 e a fatura já passou de 2.300"),
+            [{"counselor"}, {"finance"}, {"counselor", "finance"}],
+        ),
+        # A driver's day: takings, then a cost, all money.
+        (("fiz 312 reais hoje nas corridas", "gastei 90 de gasolina", "pode registrar os dois"),
+         [{"finance"}, {"finance"}, {"finance"}]),
+    ],
+)
+def test_round_thirty_eight_s_conversations(messages, expected):
+    assert follow(*messages) == expected
