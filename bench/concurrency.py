@@ -155,6 +155,7 @@ class Person:
     final: str = ""  # done / failed / cancelled / error / timeout / post / broken
     why: str = ""  # what the client saw of a failure: an HTTP status, an exception, a missing end
     tool_before_text: bool = False
+    opened: float | None = None  # seconds from the POST being sent to the event stream's headers
 
     @property
     def failed(self) -> bool:
@@ -192,6 +193,7 @@ async def read_events(client: httpx.AsyncClient, person: Person, reply: int, hea
                       started: float) -> None:
     buffer = b""
     async with client.stream("GET", f"messages/{reply}/events/", headers=headers) as response:
+        person.opened = time.perf_counter() - started
         if response.status_code != 200:
             person.final, person.why = "broken", f"HTTP {response.status_code}"
             return
@@ -303,6 +305,9 @@ def run_level(args: argparse.Namespace, stack: Stack, tokens: list[str], count: 
         # reaching the model (its first chunk comes the model's delay later).
         "posted_s": {"p50": percentile([p.posted for p in people], 0.50),
                      "p95": percentile([p.posted for p in people], 0.95)},
+        # The event stream's headers, after the POST: a stream opened late holds its first text.
+        "opened_s": {"p50": percentile([p.opened for p in people], 0.50),
+                     "p95": percentile([p.opened for p in people], 0.95)},
         "at_model_s": {"p50": percentile(model.get("first_round_arrivals", []), 0.50),
                        "p95": percentile(model.get("first_round_arrivals", []), 0.95)},
         # From a tool round's last frame to the worker asking again with the tool's result.
@@ -335,7 +340,7 @@ def run_level(args: argparse.Namespace, stack: Stack, tokens: list[str], count: 
         "worker_memory_mib": {"rss": round(memory.peak["rss"]), "pss": round(memory.peak["pss"])},
         "web_worker_rss_max_mib": round(memory.peak["web_rss_max"]),
         # Each person's timeline (seconds from their POST): for a closer look in the JSON.
-        "timelines": [{"posted": p.posted, "first_text": p.first_text, "done": p.done, "final": p.final,
+        "timelines": [{"posted": p.posted, "opened": p.opened, "first_text": p.first_text, "done": p.done, "final": p.final,
                        "tool_round_first": p.tool_before_text} for p in people],
     }
 
@@ -395,6 +400,14 @@ def by_first_round(level: dict[str, Any]) -> str:
             f" a tool round first, {tool['n']}: {seconds_text(tool['p50'])} / {seconds_text(tool['p95'])}{timed})")
 
 
+def stream_opened(level: dict[str, Any]) -> str:
+    """The event streams' opening, when the run timed it (older figures did not)."""
+    opened = level.get("opened_s")
+    if not opened or opened["p50"] is None:
+        return ""
+    return f" | stream opened p50/p95 {seconds_text(opened['p50'])} / {seconds_text(opened['p95'])}"
+
+
 def render(level: dict[str, Any]) -> str:
     first, done = level["first_text_s"], level["done_s"]
     errors = ", ".join(f"{n} {kind}" for kind, n in sorted(level["errors_by_kind"].items()))
@@ -405,6 +418,7 @@ def render(level: dict[str, Any]) -> str:
     return (
         f"{level['people']:>4} people ({level['seconds']:.0f} s): in flight at the model {level['model_max_in_flight']}"
         f" max | POST answered p50/p95 {seconds_text(level['posted_s']['p50'])} / {seconds_text(level['posted_s']['p95'])}"
+        f"{stream_opened(level)}"
         f" | reply at the model p50/p95 {seconds_text(level['at_model_s']['p50'])} / {seconds_text(level['at_model_s']['p95'])}"
         f" | first text p50/p95 {seconds_text(first['p50'])} / {seconds_text(first['p95'])}{by_first_round(level)}"
         f" | done p50/p95 {seconds_text(done['p50'])} / {seconds_text(done['p95'])}"

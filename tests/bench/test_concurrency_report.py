@@ -44,3 +44,10 @@ def test_a_tool_rounds_turnaround_at_the_model_follows_the_tool_round_replies_fi
     text = render(_level(first_text_by_first_round_s=kinds, tool_turnaround_s={"p50": 0.17, "p95": 0.33}))
 
     assert "a tool round first, 34: 2.32 s / 2.95 s, its turnaround p50/p95 0.17 s / 0.33 s)" in text
+
+
+def test_the_event_streams_opening_follows_the_posts_answer_when_it_was_timed():
+    text = render(_level(opened_s={"p50": 1.75, "p95": 2.05}))
+
+    assert "POST answered p50/p95 1.00 s / 2.00 s | stream opened p50/p95 1.75 s / 2.05 s | reply at the model" in text
+    assert "stream opened" not in render(_level())
