@@ -387,7 +387,12 @@ _AMOUNT = (
     rf"(?:{_CURRENCY}\s?{_NUMBER}(?:[.,]\d{{1,2}})?(?!\d)|{_NUMBER}[.,]\d{{2}}(?![.,]?\d)(?!\s?{_UNITS}(?!\w)))"
 )
 _LEDGER_WORDS = r"[^\W\d_][\w'-]*(?:\s+[^\W\d_][\w'-]*){0,2}"
-_LEDGER_ITEM = rf"(?:{_LEDGER_WORDS}[\s:=,-]+{_AMOUNT}|{_AMOUNT}[\s:,-]+{_LEDGER_WORDS})"
+# ... or what, in a word or two, and where ("almoço hj 29,90 no self service", "café 7,50 na padaria").
+_LEDGER_PLACE = rf"\s+(?:no|na|em|do|da|at|in|en|el|la|pelo|pela)\s+{_LEDGER_WORDS}"
+_LEDGER_ITEM = (
+    rf"(?:{_LEDGER_WORDS}[\s:=,-]+{_AMOUNT}|[^\W\d_][\w'-]*(?:\s+[^\W\d_][\w'-]*)?\s+{_AMOUNT}{_LEDGER_PLACE}"
+    rf"|{_AMOUNT}[\s:,-]+{_LEDGER_WORDS})"
+)
 # More purchases on the same line, a whole number allowed after the first ("coffee 4.50, parking 12").
 _LEDGER_MORE = rf"(?:\s*[,;+/]\s*|\s+(?:e|and|y)\s+)(?:{_LEDGER_ITEM}|{_LEDGER_WORDS}\s+\d+)"
 _LEDGER_LINE = re.compile(rf"^\W*{_LEDGER_ITEM}(?:{_LEDGER_MORE}){{0,5}}[\s.!]*$")

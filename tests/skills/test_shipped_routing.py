@@ -2177,3 +2177,27 @@ def test_the_thirty_eighth_rounds_classes(text, expected):
 )
 def test_round_thirty_eight_s_conversations(messages, expected):
     assert follow(*messages) == expected
+
+
+@pytest.mark.parametrize(
+    ("text", "expected"),
+    [
+        # A ledger line may say where, after a word or two ("almoço hj 29,90 no self service");
+        # a purchase told with its verb still hears what was bought.
+        ("almoço hj 29,90 no self service", {"finance"}),
+        ("comprei remédio de 89,90 na farmácia", {"finance", "health"}),
+        # An exam of the user's own is the body's.
+        ("to com medo de fazer a endoscopia semana que vem", {"counselor", "health"}),
+        # Embarrassment paid and a car lent are no money; a date is a date.
+        ("paguei o maior mico no date ontem kkkk", {"relationships"}),
+        ("Minha cunhada pegou meu carro emprestado e devolveu todo arranhado", {"relationships"}),
+        # A rosary before sleeping is faith, not sleep.
+        ("Hoy recé el rosario antes de dormir", {"spiritual"}),
+        ("Everything's getting on top of me at the moment", {"counselor"}),
+        # A term of a degree is study for a career.
+        ("tô no 5º período de direito", {"professional"}),
+        ("no período da tarde eu descanso", {"general"}),
+    ],
+)
+def test_the_thirty_ninth_rounds_words(text, expected):
+    assert route(text, CHRISTIAN) == expected
