@@ -41,7 +41,7 @@ own body (``OWN_BODY_SKILLS``, health). Nor is a close one's, told in the third 
 a close one's work is not the user's either: those words are not read by the skills of the
 user's own life (``OWN_LIFE_SKILLS``, health and professional: "meu marido foi demitido").
 How a close one feels, told the same way, is theirs too: the companion skills (the counselor)
-do not hear it ("meu irmão tá com depressão"; :func:`their_state_spans`), but the user's feeling
+do not hear it ("meu irmão tá com depressão"; :func:`close_one_spans`), but the user's feeling
 about them ("raiva do meu cunhado") and a close one's death, the user's grief, they do.
 Food paid for is an expense's category, not the diet: in "gasté 450 pesos en la comida" the
 skills of the body do not hear "comida" (:func:`food_paid_for_spans`).
@@ -588,12 +588,6 @@ _RELATIVES_BODY = re.compile(
 )
 
 
-def relative_spans(normalized: str) -> list[tuple[int, int]]:
-    """The spans of ``normalized`` about a close one's body or work (see :data:`RELATIVES`)."""
-    # Each alternative has one group, so the one that matched is the match's last group.
-    return [found.span(found.lastindex or 0) for found in _RELATIVES_BODY.finditer(normalized)]
-
-
 # The alternatives of _RELATIVES_BODY that tell how a close one is ("meu irmão tá com depressão",
 # "ele tá meio pra baixo", "my girlfriend's grandma passed away"), by their group: what they
 # feel is theirs too. A thing named with them is not ("raiva do meu cunhado", "saudade da minha
@@ -606,13 +600,18 @@ _DEATH = re.compile(
 )
 
 
-def their_state_spans(normalized: str) -> list[tuple[int, int]]:
-    """The spans of ``normalized`` telling how a close one is: a feeling there is theirs."""
-    return [
-        found.span(found.lastindex)
-        for found in _RELATIVES_BODY.finditer(normalized)
-        if found.lastindex in _TELLS_HOW_THEY_ARE and not _DEATH.search(found.group())
-    ]
+def close_one_spans(normalized: str) -> tuple[list[tuple[int, int]], list[tuple[int, int]]]:
+    """The spans of ``normalized`` about a close one's body or work (see :data:`RELATIVES`), and
+    among them those telling how a close one is, where a feeling is theirs: one scan for both."""
+    about_them: list[tuple[int, int]] = []
+    how_they_are: list[tuple[int, int]] = []
+    for found in _RELATIVES_BODY.finditer(normalized):
+        # Each alternative has one group, so the one that matched is the match's last group.
+        span = found.span(found.lastindex or 0)
+        about_them.append(span)
+        if found.lastindex in _TELLS_HOW_THEY_ARE and not _DEATH.search(found.group()):
+            how_they_are.append(span)
+    return about_them, how_they_are
 
 
 # What a spending look-up names is the ledger's category, not the user's body: "quanto gastei
@@ -666,6 +665,12 @@ _TAKINGS = (
 _GIG_WORD = re.compile(rf"(?<!\w){_GIG}(?!\w)")
 _TAKINGS_TOLD = re.compile(rf"(?<!\w){_TAKINGS}")
 _SPENDS = re.compile(r"(?<!\w)(?:gastei|gasto|gaste|spent|spend|paguei|pague|paid|pedindo|pedi)(?!\w)")
+
+
+def gig_spans(normalized: str) -> list[tuple[int, int]]:
+    """The gigs named in ``normalized`` when it tells their takings: the rides of "fiz 312 reais
+    hoje nas corridas" are the work's, no run of the body's."""
+    return [found.span() for found in _GIG_WORD.finditer(normalized)] if tells_gig_takings(normalized) else []
 
 
 def tells_gig_takings(normalized: str) -> bool:
@@ -1071,13 +1076,17 @@ class TriggerMatcher:
         if unread:
             material = _Spans(unread)
             hits = [hit for hit in hits if not material.overlaps(hit[1], hit[2])]
-        # A pet's body, and a close one's body and work, are theirs; a category looked up is the ledger's.
+        # A pet's body, and a close one's body, work and feelings, are theirs; a category looked up or
+        # paid for is the ledger's; the rides of gig takings are the work's.
+        about_them, how_they_are = close_one_spans(normalized)
+        gigs = gig_spans(normalized)
         theirs_by_kind = (
             (pet_spans(normalized), OWN_BODY_SKILLS),
-            (relative_spans(normalized), OWN_LIFE_SKILLS),
-            (their_state_spans(normalized), COMPANION_SKILLS),
+            (about_them, OWN_LIFE_SKILLS),
+            (how_they_are, COMPANION_SKILLS),
             (looked_up_category_spans(normalized), OWN_BODY_SKILLS),
             (food_paid_for_spans(normalized), OWN_BODY_SKILLS),
+            (gigs, OWN_BODY_SKILLS),
         )
         for spans, own_skills in theirs_by_kind:
             if spans:
@@ -1098,12 +1107,8 @@ class TriggerMatcher:
             if compound.fires(triggered, pieces):
                 fired.setdefault(compound.skill, {})[compound.written] = None
         found = {skill: tuple(written) for skill, written in fired.items()}
-        if not LEDGER_SKILLS.isdisjoint(found) and tells_gig_takings(normalized):
-            # ... and the rides they came from are no run ("fiz 312 reais hoje nas corridas").
-            found = {
-                skill: written for skill, written in found.items()
-                if skill not in EARNED_FROM and not (skill in OWN_BODY_SKILLS and all("corrid" in w for w in written))
-            }
+        if gigs and not LEDGER_SKILLS.isdisjoint(found):
+            found = {skill: written for skill, written in found.items() if skill not in EARNED_FROM}
         if ledger is not None:
             found = self._ledger(ledger, found)
         return found, set_aside - found.keys()
