@@ -141,7 +141,7 @@ REFERS_BACK: tuple[str, ...] = (
     "daquilo", "tambem", "tb", "tbm", "alem disso", "ainda por cima", "e ainda", "fora isso",
     "ao mesmo tempo", "junto com", "piorou",
     "this", "that", "also", "too", "as well", "on top of", "besides",
-    "because of it", "at the same time",
+    "because of it", "at the same time", "for it",
     "eso", "por eso", "esto", "tambien", "tmb", "ademas", "encima", "a la vez", "al mismo tiempo",
 )
 # Pronouns of someone already spoken of ("minha vó opera amanhã" then "queria fazer uma
@@ -279,13 +279,16 @@ _CHANGES_TOPIC = _phrases_regex(CHANGES_TOPIC)
 # Going back to an earlier subject is announced the same way ("enfim, voltando pro trabalho: meu
 # gestor marcou um 1:1", "anyway, back to my boss", "bueno, volviendo al tema"): what was asked
 # in between (a look-up, a digression) is left behind. Only after a word that closes the aside,
-# or back to "the subject" itself: "voltando pra casa agora" and "back to work tomorrow" go home
-# and to work.
+# back to "the subject" itself, or to a thing named and followed by a comma: "voltando pra casa
+# agora" and "back to work tomorrow" go home and to work.
 _RETURNS_TO = re.compile(
     r"^\W*(?:(?:(?:enfim|anyway|bom|bem|entao|mas|but|pero|bueno|ok|so|well|enfin)\W+)+"
     r"(?:voltando|voltando agora|volviendo|volvamos|back|going back|getting back|coming back)\s+"
     r"(?:pro|pra|ao|aos|a|as|para o|para a|al|a la|a lo|to)(?!\w)"
-    r"|(?:voltando|volviendo|going back|getting back|back)\s+(?:ao|pro|al|to the)\s+(?:assunto|tema|topic|subject)(?!\w))"
+    r"|(?:voltando|volviendo|going back|getting back|back)\s+(?:ao|pro|al|to the)\s+(?:assunto|tema|topic|subject)(?!\w)"
+    # ... or opening the message with what it goes back to, then a comma ("Voltando ao grupo de
+    # oração, como faço...", "volviendo a lo del trabajo: ..."); going home is no subject.
+    r"|(?:voltando|volviendo)\s+(?:ao|a|as|aos|pro|pra|al|a la|a lo)\s+(?!casa\W|home\W)[^,.:;!?]{1,40}[,:])"
 )
 _CLOSES_A_VENT = re.compile(_phrases_regex(CLOSES_A_VENT).pattern + r"\W+\w+\W+\w+")
 # Dropping the subject just spoken of, then going on to another in the same message ("não
@@ -309,20 +312,26 @@ _LOOKS_UP_SHAPE = re.compile(
     # nights do I have to lie awake?", "¿cuánto más tengo que aguantar?").
     r"\W+(?:(?!(?:tempo|time|tiempo|mais|more|mas|longer|dias|days|noites|nights|noches|vezes|times|veces)\W)[\w']+\W+){0,3}?"
     r"(?:devo|tenho|temos|gastei|gastamos|paguei|recebi|ganhei|guardei|juntei|economizei|gastando|pagando|devendo|"
-    r"ganhando|recebendo|owe|have|spent|paid|earned|spending|"
+    r"ganhando|recebendo|owe|have|spent|paid|earned|spending|made|"
     r"saved|tengo|tenemos|debo|llevo|gaste|pague|gane|ahorre|ahorrado|"
     # ... or what the body did, recorded ("quantos passos eu andei hoje?", "¿cuántos pasos caminé?").
     r"andei|caminhei|corri|dormi|bebi|nadei|pedalei|walked|ran|slept|drank|swam|camine|dormi|corri|bebi|nade|"
     # ... asked with "did I" in English ("how many km did I run last week?").
-    r"run|walk|sleep|drink|swim|spend|pay|earn|save|lose|gain|lost|gained|weigh)"
+    r"run|walk|sleep|drink|swim|spend|pay|earn|make|save|lose|gain|lost|gained|weigh)"
     # ... and not one to bear or a "should" ("how much do I have to take?", "quantas horas eu devo
     # dormir?"), unless what follows is paid or saved ("quanto tenho q guardar por mês?").
-    r"(?!\W+(?:(?:to|que|q|de)\W+|(?=[a-z]+(?:ar|er|ir)(?!\w)))"
+    r"(?!\W+(?:(?:to|que|q)\W+|de\W+(?=[a-z]+(?:ar|er|ir)(?!\w))|(?=[a-z]+(?:ar|er|ir)(?!\w)))"
     r"(?!(?:pagar|guardar|juntar|economizar|poupar|pay|save|ahorrar)(?!\w)))"
     # What one of the user's figures was ("qual foi minha média de sono?", "what was my total?").
     r"|(?:qual|quais|what|cual|cuales)\W+(?:foi|foram|era|eram|was|were|fue|fueron)\W+(?:o\W+|a\W+)?"
     r"(?:meu|minha|meus|minhas|my|mi|mis)\W+(?:media|total|saldo|peso|gasto|gastos|average|balance|weight|"
-    r"spending|promedio))(?!\w)"
+    r"spending|promedio)"
+    # Which bills are still open ("quais contas eu ainda tenho pendentes?", "what bills do I still have left?").
+    r"|(?:quais|que|what|which|cuales)\W+(?:contas|boletos|parcelas|bills|payments|cuentas|facturas)\W+"
+    r"(?:[\w']+\W+){0,3}?(?:tenho|have|tengo|devo|owe|debo)"
+    # When the user last did a thing recorded ("quando foi minha última consulta?", "when was my last run?").
+    r"|(?:quando|when|cuando)\W+(?:foi|was|fue)\W+(?:a\W+|o\W+|la\W+|el\W+)?(?:minha|meu|my|mi)\W+"
+    r"(?:ultima|ultimo|last))(?!\w)"
 )
 _LOOKS_UP = re.compile(_phrases_regex(LOOKS_UP).pattern + "|" + _LOOKS_UP_SHAPE.pattern)
 # Asking for a film, a series, a book or a song to enjoy ("can you suggest a good movie?",

@@ -206,6 +206,8 @@ ABOUT_THE_WORLD: tuple[str, ...] = (
     # country has the most of something ("what's the origin of the word 'salary'?", "how do
     # you say 'I'm tired' in Japanese?", "¿qué país tiene más médicos por habitante?").
     "origin of the word", "origem da palavra", "de onde vem a palavra", "origen de la palabra",
+    "de onde veio esse nome", "de onde vem esse nome", "de onde veio o nome", "de onde vem o nome",
+    "where does the name", "where did the name", "de donde viene el nombre",
     "qual a origem", "qual e a origem", "what's the origin", "whats the origin", "cual es el origen",
     "etimologia de", "etymology of", "how do you say", "como se diz", "como se fala", "como se dice",
     "que pais", "qual pais", "qual o pais", "em que pais", "em qual pais", "which country",
@@ -274,7 +276,8 @@ _OWN_WORD = r"(?:meu|minha|meus|minhas|my|me|mi|mis|mim)(?!\w)"
 def _opening_regex(phrases: Iterable[str], words: int, *, stop_at_own: bool = False) -> re.Pattern[str]:
     """Any of ``phrases`` as whole words, capturing the next 1 to ``words`` words (up to a
     word of the user's own, with ``stop_at_own``)."""
-    word = r"\s+(?!" + _OWN_WORD + r")[\w'-]+" if stop_at_own else r"\s+[\w'-]+"
+    # A word may open a quotation ('de onde vem a palavra "salário"?').
+    word = r"\s+[\"\u201c\u00ab]?(?!" + _OWN_WORD + r")[\w'-]+" if stop_at_own else r"\s+[\"\u201c\u00ab]?[\w'-]+"
     return re.compile(
         r"(?<!\w)(?:" + "|".join(sorted(map(re.escape, phrases), key=len, reverse=True)) + r")(?!\w)"
         r"((?:" + word + r"){1," + str(words) + r"})"
@@ -329,7 +332,7 @@ _CAME_TO_BE_WHEN = re.compile(
 _LEAD_IN = (
     r"^\W*(?:(?:ah|e|and|y|ok|so|mas|but|pero|enfim|anyway|sabe|voce sabe|vc sabe|do you know|sabes|kk+|(?:ha)+|rs+"
     r"|oye|oi|ei|o|uai|hey|hi|ola|hola|olha|mira|bom|bueno|well|entao|by the way|btw|alias|a proposito|por sinal"
-    r"|por cierto|random q|random question|just curious|so curiosidade|curiosidade|pregunta random|tche|bah"
+    r"|por cierto|random q|random question|just curious|out of curiosity|so curiosidade|curiosidade|por curiosidade|por curiosidad|pregunta random|tche|bah"
     r"|oh|random|quick q|quick question|rapidinho|rapidao|pergunta rapida|uma pergunta|una pregunta|pregunta rapida"
     r"|totally random|off topic|nada a ver|che|mano|cara|vei|po|mermao|wey|guey|bro|dude|mate|pergunta aleatoria"
     r"|pregunta aleatoria|uma duvida|una duda|oof|uff|ufa|eita|vish|nossa|caramba|wow|huh|hmm|hm)\W+)*"
@@ -506,6 +509,8 @@ _THIRD_PERSON = (
     "entrou", "quer", "faz", "fara", "opera", "operou", "sente", "sentiu", "sofre", "sofreu", "toma", "tomou",
     "internou", "piorou", "melhorou", "pegou", "saiu", "sale", "salio", "salga", "recebeu", "recibio", "received",
     "amanheceu", "amanecio",
+    # Going back to something ("meu marido volta a trabalhar segunda", "mi mamá volvió al hospital").
+    "volta", "voltou", "vuelve", "volvio", "went back", "goes back",
     # What happens in their work ("meu primo arrumou emprego", "meu filho presta ENEM").
     "arrumou", "conseguiu", "perdeu", "descobriu", "presta", "trabalha", "comeca", "largou", "mudou",
     "is", "was", "has", "had", "got", "goes", "went", "needs", "broke", "fell", "keeps", "loves", "likes", "hates",
@@ -535,7 +540,11 @@ RELATIVE_WORDS = 8
 # A word of the user's own ends it too: "minha mãe disse que preciso ir ao médico", "my
 # partner wants me to quit my job" are the user's body and work.
 _ENDS_A_SPAN = (
-    r"(?:e|and|y|mas|but|pero|que|porque|pq|because|i|eu|yo|me|my|mi|mis|meu|minha|meus|minhas|mim|preciso"
+    # "e não quer / and won't / y no quiere" goes on about them ("meu pai tem diabetes e não quer saber
+    # de dieta", "minha mãe tá com pressão alta e não quer tomar remédio").
+    r"(?:(?:e|and|y)(?!\s+(?:nao|n|no|not|never|nunca)\s+(?:quer|aceita|toma|come|faz|vai|larga|para|sai|segue"
+    r"|quiere|acepta|toma|wants|takes|eats|goes)(?!\w))"
+    r"|mas|but|pero|que|porque|pq|because|i|eu|yo|me|my|mi|mis|meu|minha|meus|minhas|mim|preciso"
     r"|tenho|devo|estou|tou|tengo|necesito|debo|deberia|estoy)"
 )
 # A few are named with the article alone, as a family speaks of them ("o vô foi internado",
@@ -585,6 +594,11 @@ _RELATIVES_BODY = re.compile(
     r"|(?<!\w)(?:(?:" + "|".join(_PRONOUNS_OF_SOMEONE) + r")(?:\s+(?:ja|ainda|so|already|still|ya|todavia|nao|n|no|not))?\s+(?:"
     + "|".join(_BEING_OR_HAVING) + r")|(?:he|she)'s)(?!\w)"
     "(" + _span_words(RELATIVE_WORDS) + ")"
+    # ... or what they may take, asked before naming them ("que remédio ele pode tomar?", "what
+    # medicine can she take?"). Last, so the groups above keep their numbers.
+    r"|(?<!\w)(?:que|qual|quais|what|which)\s+((?:[\w'-]+\s+){1,2}(?:(?:ele|ela|eles|elas|he|she|they)\s+"
+    r"(?:pode|podem|deve|devem|can|should|puede|debe)|(?:can|should)\s+(?:he|she|they))(?!\w)"
+    + _span_words(RELATIVE_WORDS) + ")"
 )
 
 

@@ -139,8 +139,9 @@ def test_the_opinion_reads_only_the_opening_of_a_long_paste():
         ("qual foi o primeiro banco do brasil?", {"finance"}, {"general"}),
         ("tenho entrevista na sexta pra vaga de caixa no banco", {"finance", "professional"}, {"professional"}),
         ("me indica uma musica triste pra ouvir kkkk", {"counselor"}, {"general"}),
-        # A skill it is surer of joins the ones patterns fired (holdout-67, -69 and -71).
-        ("tô com diabetes e a insulina ta cara demais, 300 por mes", {"health"}, {"finance", "health"}),
+        # A skill it is surer of joins the ones patterns fired (holdout-88 and -71).
+        ("A chuva estragou metade da colheita de milho, vou ter um prejuízo de uns 20 mil", {"finance"},
+         {"finance", "professional"}),
         ("Trucking 11 hours a day and my back and knees are shot", {"professional"}, {"health", "professional"}),
         # ... and "it really hurts" is not the body: dropped, while the feeling joins.
         ("my best friend stopped talking to me and I don't know why, it really hurts", {"health", "relationships"},

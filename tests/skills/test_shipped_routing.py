@@ -2201,3 +2201,149 @@ def test_round_thirty_eight_s_conversations(messages, expected):
 )
 def test_the_thirty_ninth_rounds_words(text, expected):
     assert route(text, CHRISTIAN) == expected
+
+
+@pytest.mark.parametrize(
+    ("text", "expected"),
+    [
+        # Illnesses and symptoms the body's words missed; a series about doctors, a playlist to
+        # train to, a place at medical school and a food drive are no body of the user's.
+        ("tenho fibromialgia e meu chefe acha que é frescura", {"health", "professional"}),
+        ("Prezado, tenho hérnia de disco", {"health"}),
+        ("my crohn's is flaring again", {"health"}),
+        ("saí do plantão agora, 12h em pé, meus pés tão inchados", {"health", "professional"}),
+        ("Se me bajó la presión en el colectivo y casi me desmayo", {"health"}),
+        ("meu marido tá com covid, como eu faço pra não pegar?", {"health", "relationships"}),
+        ("me indica uma série de médico tipo House", {"general"}),
+        ("mudando de assunto, me indica uma playlist pra treinar?", {"general"}),
+        ("o simulado do enem é amanha, preciso de nota pra medicina", {"professional"}),
+        ("¿Cuántos litros de agua tiene una piscina olímpica?", {"general"}),
+        ("Our church is running a food drive Saturday", {"spiritual"}),
+        # "orem por" asks for prayer; a blessing said as thanks is courtesy, one asked is faith.
+        ("orem pela minha mãe, ela vai operar o coração amanhã", {"relationships", "spiritual"}),
+        ("Muito obrigada pela ajuda, minha filha. Deus te abençoe.", {"general"}),
+        ("Deus abençoe minha família nessa viagem", {"relationships", "spiritual"}),
+        # A broken heart is a feeling; wanting not to seem desperate is none.
+        ("meu coração tá partido, ele terminou comigo por mensagem", {"counselor", "relationships"}),
+        ("q eu respondo?? nao quero parecer desesperada kkk", {"general"}),
+        # A crush as teens say it, a wife said "mi señora"; a family a parish helps is not the user's,
+        # and "ficando pra trás" is no one the user is seeing.
+        ("o menino q eu to afim me respondeu no insta!!!", {"relationships"}),
+        ("there's this guy in my chem class and I think he likes me", {"relationships"}),
+        ("sinto que tô ficando pra trás", {"counselor"}),
+        ("pero mi señora dice que estoy loco", {"relationships"}),
+        ("Estoy organizando una kermés en la parroquia para ayudar a una familia de la comunidad", {"spiritual"}),
+        # Money sent home, takings, money left at a shop, a consultation's price; owing a visit and
+        # a bank robbery film are no money.
+        ("sou haitiano, mandei 600 real pra minha familia pelo western union", {"finance", "relationships"}),
+        ("hoy hice 95 mil en Rappi", {"finance"}),
+        ("hoy hice 12 mil pasos", {"health"}),
+        ("fui no atacadão e deixei 487,90 lá", {"finance"}),
+        ("levei o pequeno no pediatra, deu 350 a consulta", {"finance", "relationships"}),
+        ("to devendo uma visita pra minha tia faz meses", {"relationships"}),
+        ("to devendo 3 mil no cartão", {"finance"}),
+        ("Me indica um filme de assalto a banco tipo La Casa de Papel", {"general"}),
+        # Work: hours driving for an app, turning programmer, maternity leave, a shop selling little,
+        # a charge nurse; a close one going back to work is theirs.
+        ("12 horas rodando no uber hoje, minhas costas tão me matando", {"health", "professional"}),
+        ("tenho 41 anos e quero largar a contabilidade pra virar programador", {"professional"}),
+        ("minha licença maternidade acaba mês q vem", {"professional"}),
+        ("a loja tá vendendo pouco", {"professional"}),
+        ("My charge nurse yelled at me", {"professional"}),
+        ("meu marido volta a trabalhar segunda", {"relationships"}),
+        # From the round's second pair: what a close one may take, asked before naming them; a
+        # son by his age; "Ave Maria" said in surprise; sleepless over a debt (Spanish).
+        ("meu marido ta com dor nas costas, que remédio ele pode tomar?", {"relationships"}),
+        ("what medicine can she take for the cough?", {"general"}),
+        ("que remédio eu posso tomar pra dor de cabeça?", {"health"}),
+        ("my 14-year-old son barely talks to me anymore", {"relationships"}),
+        ("Ave maria, deixei 380 conto no atacadão", {"finance"}),
+        ("tengo una deuda con la tarjeta y no duermo", {"counselor", "finance", "health"}),
+        ("dei 180 num perfume pro meu boy de aniversario", {"finance", "relationships"}),
+        ("Eu e minha esposa estamos juntando pra dar entrada no apê", {"finance", "relationships"}),
+        ("a rescisão deve cair sexta, uns 9 mil", {"finance", "professional"}),
+        # A thing dear at so much a month is money (the opinion read it so until its last retraining).
+        ("tô com diabetes e a insulina ta cara demais, 300 por mes", {"finance", "health"}),
+        # Feelings said loosely; a run closed; a spiritist's prayer before sleeping is no sleep.
+        ("mano que dia zicado", {"counselor"}),
+        ("620?? mds isso me deixa pior ainda", {"counselor"}),
+        ("Still miss her a lot", {"counselor"}),
+        ("ô meu rei, fechei 10km hj na orla de Itapuã", {"health"}),
+        ("comecei a fazer a prece e a meditação antes de dormir, como ensinam no centro", {"spiritual"}),
+        # Pay received from a job is payday's; a child's allowance raised is no raise; working from
+        # home, a team lead and a code review are work.
+        ("caiu o salário do estágio hoje, 1.450", {"finance"}),
+        ("Got paid from my part-time job at the campus bookstore today, $640", {"finance"}),
+        ("meu filho de 15 pediu aumento da mesada kkkk", {"finance", "relationships"}),
+        ("Working from home is killing me, I just can't switch off", {"counselor", "professional"}),
+        ("My team lead rewrote my whole code review in front of everyone", {"professional"}),
+        # From the third pair: retiring is a career's end, but "desde que me aposentei" a time of
+        # life; a transfer, a salon's takings, a place at university, an offered salary, a farmer.
+        ("Uai, me aposentei sexta-feira depois de 35 anos de Cemig", {"professional"}),
+        ("Desde que me aposentei, tenho me sentido muito só.", {"counselor"}),
+        ("Fui transferido pra filial de Curitiba, começo dia 3", {"professional"}),
+        ("O salão faturou 9.800 esse mês, meu melhor mês desde que abri!", {"finance", "professional"}),
+        ("passei em medicina na UFMG!!!", {"professional"}),
+        ("O salário lá vai ser 7 mil, bem mais do que eu ganho aqui", {"professional"}),
+        ("Soy agricultor y la sequía me arruinó la cosecha", {"professional"}),
+        # Weeks of a pregnancy and a baby moving in the womb are the mother's body; a layette and
+        # a separation are the people's; kept up by a husband's snoring is the user's sleep.
+        ("e to de 36 semanas, o bebe mexeu mt pouco hj", {"health"}),
+        ("Quero começar a guardar dinheiro pro enxoval do bebê", {"finance", "relationships"}),
+        ("desde a separação tô sem apetite, emagreci 6 kg e choro todo dia", {"counselor", "health", "relationships"}),
+        ("My husband's snoring keeps me up every night", {"health", "relationships"}),
+        # A close one who won't follow a diet is still spoken of; a doctor wanting a weight reached
+        # charges nothing.
+        ("meu pai tem diabetes e não quer saber de dieta", {"relationships"}),
+        ("minha mãe tá doente e não consigo dormir", {"health", "relationships"}),
+        ("Subi na balança hoje: 98 kg. O médico quer que eu chegue em 85", {"health"}),
+        # Idioms: broke ("sem um puto"), bummed ("de bode", "com a macaca"), a trade's price.
+        ("mermão, tô sem um puto, o patrão atrasou o pagamento de novo", {"finance", "professional"}),
+        ("tô de bode hoje", {"counselor"}),
+        ("to com a macaca hoje, qualquer coisa me irrita", {"counselor"}),
+        ("The Yankees are really paying the price for that trade, huh", {"general"}),
+        ("Primeira vez morando sozinha, me ajuda a montar um orçamento com 1800 por mês?", {"finance"}),
+        # Where a word or a name comes from, quoted or not, is a question about the world.
+        ('De onde vem a palavra "salário"?', {"general"}),
+        ("aliás, de onde veio esse nome boleto?", {"general"}),
+    ],
+)
+def test_the_fortieth_rounds_words(text, expected):
+    assert route(text, CHRISTIAN) == expected
+
+
+@pytest.mark.parametrize(
+    ("messages", "expected"),
+    [
+        # "how much did I make" is a look-up: the money alone, the feeling left behind.
+        (("rough day, feeling pretty low", "how much did I make this week?"), [{"counselor"}, {"finance"}]),
+        # "for it" refers back: the money spent joins the church's drive.
+        (("Our church is running a food drive Saturday", "I spent $85 of my own money on boxes and tape for it"),
+         [{"spiritual"}, {"finance", "spiritual"}]),
+        # A career change, then the fear of it: the feeling joins the work.
+        (("tenho 41 anos e quero largar a contabilidade pra virar programador", "mas morro de medo de ser tarde demais"),
+         [{"professional"}, {"counselor", "professional"}]),
+        # A look-up of a debt's total ("tenho de" is no "have to" before a noun) and of when a
+        # thing was last done ask their own domain alone; "tenho de aguentar" is still a "have to".
+        (("to desesperada", "e meu nome foi pro serasa", "quanto eu tenho de dívida no total?"),
+         [{"counselor"}, {"counselor", "finance"}, {"finance"}]),
+        (("to desesperada", "e meu nome foi pro serasa", "quanto eu tenho de aguentar?"),
+         [{"counselor"}, {"counselor", "finance"}, {"counselor", "finance"}]),
+        (("tô muito triste hoje", "quando foi minha última corrida?"), [{"counselor"}, {"health"}]),
+        # A question about the world after "por curiosidade" starts afresh.
+        (("Confesso que estou envergonhado com essas dívidas.", "Por curiosidade, quem inventou o cartão de crédito?"),
+         [{"counselor", "finance"}, {"general"}]),
+        # Which bills are still open is a look-up; going back to a subject named, then a comma,
+        # leaves the digression behind.
+        (("I'm overwhelmed", "The water bill is $84, due on the 20th", "What bills do I still have left this month?"),
+         [{"counselor"}, {"counselor", "finance"}, {"finance"}]),
+        (("Voltei pra igreja depois de 15 anos, entrei no grupo de oração",
+          "Mudando de assunto, minha pressão deu 15 por 9 no posto hoje",
+          "Voltando ao grupo de oração, como faço pra não morrer de vergonha de orar em voz alta?"),
+         [{"spiritual"}, {"health"}, {"counselor", "spiritual"}]),
+        (("tô com dor de cabeça", "voltando pra casa, passei no mercado e gastei 80"),
+         [{"health"}, {"finance"}]),
+    ],
+)
+def test_round_forty_s_conversations(messages, expected):
+    assert follow(*messages) == expected
