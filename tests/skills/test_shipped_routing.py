@@ -2306,6 +2306,20 @@ def test_the_thirty_ninth_rounds_words(text, expected):
         # Where a word or a name comes from, quoted or not, is a question about the world.
         ('De onde vem a palavra "salário"?', {"general"}),
         ("aliás, de onde veio esse nome boleto?", {"general"}),
+        # From the fourth pair: sleepless over debts said as it goes on; tacos "de pastor"; a
+        # pressure reading asked about; an animal's family; a close one's pain; a day trade; the
+        # one who left; a user's own name and the grandchild who installed the app.
+        ("nao to conseguindo dormir pensando nas dividas", {"counselor", "finance", "health"}),
+        ("y en la comida me comí unos tacos de pastor, como 5", {"health"}),
+        ("Minha pressão deu 14 por 9 hoje de manhã, é preocupante?", {"health"}),
+        ("O leão é de qual família de animais?", {"general"}),
+        ("meu marido ta com pedra no rim, tem alguma coisa que alivia a dor dele?", {"relationships"}),
+        ("fiz uma operação de day trade e perdi 300", {"finance"}),
+        ("I'm heartbroken, she left me last night", {"counselor", "relationships"}),
+        ("ele visualiza e não responde, o que isso significa?", {"relationships"}),
+        ("quanto costuma custar um buffet infantil pra 40 pessoas?", {"finance"}),
+        ("Bom dia. Meu nome é Maria das Graças, tenho 68 anos e minha neta instalou este aplicativo para mim.",
+         {"general"}),
     ],
 )
 def test_the_fortieth_rounds_words(text, expected):
@@ -2343,6 +2357,10 @@ def test_the_fortieth_rounds_words(text, expected):
          [{"spiritual"}, {"health"}, {"counselor", "spiritual"}]),
         (("tô com dor de cabeça", "voltando pra casa, passei no mercado e gastei 80"),
          [{"health"}, {"finance"}]),
+        # Not knowing if one can handle both is a feeling: it joins the work and the wife.
+        (("my manager wants me to lead the new project",
+          "but my wife is due in two months and I don't know if I can handle both"),
+         [{"professional"}, {"counselor", "professional", "relationships"}]),
     ],
 )
 def test_round_forty_s_conversations(messages, expected):
