@@ -220,7 +220,9 @@ LOOKS_UP: tuple[str, ...] = (
     "cuantos dias estuve", "cuantos dias llevo",
     # What one owes, the value of a bill of one's own ("quanto tô devendo no total?", "qual o valor
     # do IPTU?").
-    "quanto ainda falta pra quitar", "quanto ainda falta pagar", "quanto falta pra quitar", "quanto to devendo",
+    "quanto ainda falta pra quitar", "quanto ainda falta pagar", "quanto falta pagar", "quanto falta pra pagar",
+    "quanto me falta pagar", "cuanto me falta pagar", "cuanto falta pagar", "how much is left to pay",
+    "quanto falta pra quitar", "quanto to devendo",
     "quanto eu to devendo", "quanto estou devendo", "quanto eu devo no", "quanto devo no", "quanto devo de",
     "quanto devo ao", "how much do i owe", "cuanto debo", "cuanto le debo", "qual o valor da minha",
     "qual o valor do meu",
@@ -315,7 +317,7 @@ _LOOKS_UP_SHAPE = re.compile(
     r"ganhando|recebendo|owe|have|spent|paid|earned|spending|made|"
     r"saved|tengo|tenemos|debo|llevo|gaste|pague|gane|ahorre|ahorrado|"
     # ... or what the body did, recorded ("quantos passos eu andei hoje?", "¿cuántos pasos caminé?").
-    r"andei|caminhei|corri|dormi|bebi|nadei|pedalei|walked|ran|slept|drank|swam|camine|dormi|corri|bebi|nade|"
+    r"andei|caminhei|corri|dormi|bebi|tomei|comi|nadei|pedalei|walked|ran|slept|drank|ate|swam|camine|dormi|corri|bebi|tome|nade|"
     # ... asked with "did I" in English ("how many km did I run last week?").
     r"run|walk|sleep|drink|swim|spend|pay|earn|make|save|lose|gain|lost|gained|weigh)"
     # ... and not one to bear or a "should" ("how much do I have to take?", "quantas horas eu devo
@@ -655,6 +657,10 @@ def decide(
         # words no pattern knows ("tô ansiosa", "as parcelas tão atrasadas", then "quanto q eu
         # devo no total?"; "minha esposa quer mexer no tesouro", then "quanto rendeu?").
         kept = tuple(skill for skill in kept if skill.name not in _NOT_LOOKED_UP)
+        if any(skill.name in LEDGER_SKILLS for skill in kept):
+            # ... nor the work that earned it ("peguei uma encomenda de 30 vestidos", "o cliente
+            # pagou 2.250 de sinal", then "quanto recebi de costura no mês passado?" is finance).
+            kept = tuple(skill for skill in kept if skill.name not in EARNED_FROM)
     if kept:
         return Decision(
             active=kept,

@@ -239,6 +239,10 @@ ABOUT_THE_WORLD: tuple[str, ...] = (
     # A country's currency asked ("qual é a moeda do Chile?").
     "qual a moeda", "qual e a moeda", "what currency", "whats the currency", "what's the currency",
     "cual es la moneda", "que moneda",
+    # ... and what it is worth today ("quanto tá o euro hj?", "¿a cuánto está el dólar?").
+    "quanto ta o dolar", "quanto ta o euro", "quanto esta o dolar", "quanto esta o euro", "cotacao do dolar",
+    "cotacao do euro", "a cuanto esta el dolar", "a cuanto esta el euro", "how much is the dollar",
+    "how much is the euro", "dollar exchange rate", "euro exchange rate",
     # Who a banknote or a coin shows ("who was on the first US dollar bill?").
     "who was on the", "who is on the", "whose face is on", "quem esta na nota", "quem aparece na nota",
     # A year asked, abbreviated as people type it ("vc sabe em q ano foi criado o INSS?").

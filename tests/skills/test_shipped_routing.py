@@ -2365,3 +2365,64 @@ def test_the_fortieth_rounds_words(text, expected):
 )
 def test_round_forty_s_conversations(messages, expected):
     assert follow(*messages) == expected
+
+
+@pytest.mark.parametrize(
+    ("text", "expected"),
+    [
+        # Round 42: a bus driver's double shift and a trucker's freight are work (a freight with
+        # its sum is money too); a delivery broken down midway, a graduate programme, a pupil.
+        ("hj fiz dobra no onibus, 14h de volante", {"professional"}),
+        ("fechei um frete pra cuiaba, 6.500", {"finance", "professional"}),
+        ("tenho q fechar 4 fretes essa semana", {"professional"}),
+        ("a moto quebrou no meio da entrega, perdi o dia todo", {"professional"}),
+        ("I've been invited to coordinate the graduate program", {"professional"}),
+        ("una alumna se ha desmayado en mi clase de hoy", {"professional"}),
+        # Keeping away from betting is a feeling's work.
+        ("47 dias sem apostar hj, to orgulhoso de mim", {"counselor"}),
+        ("went to my first GA meeting tonight", {"counselor"}),
+        # A crush in the youth group; a pastor's wife is who the user is, no close one; the
+        # grandchild who installed the app, or the daughter who says one may type here, no topic.
+        ("to gostando de uma menina do grupo de jovens", {"relationships"}),
+        ("Às vezes sinto culpa por me sentir assim, sendo esposa de pastor", {"counselor", "spiritual"}),
+        ("minha neta que instalou isso aqui pra mim, pra que serve?", {"general"}),
+        ("hello. my daughter says I can type here. is this working?", {"general"}),
+        # Hot flashes are the body; the weather's "calorão" is not.
+        ("My hot flashes are way worse at night", {"health"}),
+        ("bom diaaa que calorão hj hein", {"general"}),
+        # Medicines given to a close one, a close one who won't see a doctor: theirs.
+        ("Tô cuidando dela em casa, dando os remédios nos horários certinhos", {"relationships"}),
+        ("mi vieja tiene tos hace dos semanas y no quiere ir al médico", {"relationships"}),
+        ("a Marta ainda nao consegue levantar sozinha, tenho q ajudar ela no banho", {"relationships"}),
+        # Waking up every night thinking of a debt; a prayer asked for a close one; a sum spent
+        # at the pharmacy looked up in Spanish is money.
+        ("acordo 4h da manha pensando no cartao estourado", {"counselor", "finance", "health"}),
+        ("to com mt medo da cirurgia da minha esposa amanha, ora por ela comigo?",
+         {"counselor", "relationships", "spiritual"}),
+        ("¿cuánto llevo gastado en farmacia este mes?", {"finance"}),
+    ],
+)
+def test_the_forty_second_rounds_words(text, expected):
+    assert route(text, CHRISTIAN) == expected
+
+
+@pytest.mark.parametrize(
+    ("messages", "expected"),
+    [
+        # A sum looked up while the work it was earned from is kept is the ledger's alone.
+        (("peguei uma encomenda de 30 vestidos de daminha", "e o cliente ja pagou 50% de sinal, 2.250",
+          "quanto recebi de costura no mes passado?"),
+         [{"professional"}, {"finance", "professional"}, {"finance"}]),
+        # What one drank looked up, and what is left to pay on a card, are look-ups too.
+        (("dei 6 aulas de spinning hj, pedalei junto em todas", "quanta agua eu tomei hj?"),
+         [{"health", "professional"}, {"health"}]),
+        (("o pior é q ainda devo 9 mil no cartao e to mal com isso", "quanto falta pagar do cartao?"),
+         [{"counselor", "finance"}, {"finance"}]),
+        # What the euro is worth today is a question about the world.
+        (("consegui o visto de trabalho, vou me mudar pra portugal em março!",
+          "mas to mt ansiosa, nunca morei longe da minha familia", "quanto ta o euro hj?"),
+         [{"professional"}, {"counselor", "professional", "relationships"}, {"general"}]),
+    ],
+)
+def test_round_forty_two_s_conversations(messages, expected):
+    assert follow(*messages) == expected
