@@ -60,6 +60,8 @@ class PipelineNote:
 
     skills: tuple[str, ...] = ()
     reason: str = ""
+    # The user's date (ISO) in their time zone: near midnight it is not the server's (UTC).
+    today: str = ""
 
 
 def is_offline(model: str | None = None) -> bool:
@@ -395,7 +397,7 @@ def _call_arguments(
     if settings.LLM_API_KEY:
         kwargs["api_key"] = settings.LLM_API_KEY
     if note is not None:
-        kwargs["metadata"] = {"skills": list(note.skills), "reason": note.reason}
+        kwargs["metadata"] = {"skills": list(note.skills), "reason": note.reason, "today": note.today}
     return kwargs
 
 

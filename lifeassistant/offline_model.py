@@ -9,6 +9,7 @@ import json
 import re
 import time
 from collections.abc import Iterator
+from datetime import date
 from typing import Any, cast
 
 from django.conf import settings
@@ -107,10 +108,18 @@ def offline_turn(
         return _from_results(messages, metadata)
     if messages and messages[-1].get("role") == "user":
         offered = {tool.get("function", {}).get("name") for tool in tools}
-        request = read_request(_text_of(messages[-1]), offered, timezone.localdate())
+        request = read_request(_text_of(messages[-1]), offered, _today(metadata))
         if request is not None:
             return request
     return offline_reply(messages, tools, temperature, metadata)
+
+
+def _today(metadata: dict[str, Any]) -> date:
+    """The user's date, as the pipeline passed it; the server's without one."""
+    try:
+        return date.fromisoformat(metadata.get("today") or "")
+    except ValueError:
+        return timezone.localdate()
 
 
 def _text_of(message: dict[str, Any]) -> str:
@@ -134,12 +143,12 @@ def _from_results(messages: list[dict[str, Any]], metadata: dict[str, Any]) -> s
             content = _text_of(message)
         results.append((message.get("tool_call_id") or "", content))
     lines = [_("Offline demonstration: no language model is configured, so I act on a few everyday requests only.")]
-    lines += [_result_text(name, content) for name, content in results]
+    lines += [_result_text(name, content, _today(metadata)) for name, content in results]
     lines.append(_skills_line(metadata))
     return "\n\n".join(lines)
 
 
-def _result_text(name: str, result: Any) -> str:
+def _result_text(name: str, result: Any, today: date) -> str:
     if not isinstance(result, dict):
         return _("Done.")
     if "error" in result:
@@ -150,7 +159,7 @@ def _result_text(name: str, result: Any) -> str:
             "summary": result.get("summary", "")
         }
     if name == "get_finance_summary":
-        return _finance_summary_text(result)
+        return _finance_summary_text(result, today)
     # A write the user confirmed: the model reads its result after their "yes".
     if name == "create_expense" and status == "recorded":
         expense = result.get("expense") or {}
@@ -172,11 +181,11 @@ def _result_text(name: str, result: Any) -> str:
     return _("Done.")
 
 
-def _finance_summary_text(result: dict[str, Any]) -> str:
+def _finance_summary_text(result: dict[str, Any], today: date) -> str:
     count = int(result.get("expense_count") or 0)
     spent = (result.get("spent") or {}).get("formatted", "")
     month = result.get("month", "")
-    if month == timezone.localdate().strftime("%Y-%m"):
+    if month == today.strftime("%Y-%m"):
         text = ngettext(
             "This month you spent %(spent)s, in %(count)d expense.",
             "This month you spent %(spent)s, in %(count)d expenses.",

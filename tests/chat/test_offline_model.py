@@ -7,6 +7,7 @@ provider): these replies take every path a real model's take.
 
 from __future__ import annotations
 
+from datetime import date, datetime, timezone as dt_timezone
 from decimal import Decimal
 from typing import Any
 
@@ -15,7 +16,7 @@ from django.utils import timezone
 from rest_framework.test import APIClient
 
 from chat.models import PendingAction, ToolCall
-from lifeassistant.models import Expense, KnowledgeItem, MetricEntry
+from lifeassistant.models import Expense, KnowledgeItem, MetricEntry, Profile
 from tests.chat.api.test_streaming import get_events
 
 pytestmark = pytest.mark.django_db
@@ -83,13 +84,29 @@ def test_the_proposal_streams_its_tool_events_and_text(say: Any, user: Any) -> N
 
 
 def test_the_months_spending_is_answered_from_the_summary_tool(say: Any, user: Any) -> None:
-    Expense.objects.create(owner=user, amount=Decimal("80.00"), description="mercado", category="groceries", spent_on=timezone.localdate())
+    today = timezone.localdate(timezone=Profile.for_user(user).zone)  # "este mês" is the user's month
+    Expense.objects.create(owner=user, amount=Decimal("80.00"), description="mercado", category="groceries", spent_on=today)
 
     reply = say("quanto gastei este mês?")
 
     assert ToolCall.objects.get().tool == "get_finance_summary"
     assert "Este mês você gastou R$ 80,00, em 1 despesa." in reply["content"]
     assert reply["pending_actions"] == []
+
+
+def test_this_month_is_the_users_month_while_the_server_is_already_in_the_next(
+    say: Any, user: Any, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    # 1 December, 01:03 UTC: still 30 November, 22:03, in São Paulo.
+    monkeypatch.setattr(timezone, "now", lambda: datetime(2026, 12, 1, 1, 3, tzinfo=dt_timezone.utc))
+    profile = Profile.for_user(user)
+    profile.timezone = "America/Sao_Paulo"
+    profile.save()
+    Expense.objects.create(owner=user, amount=Decimal("80.00"), description="mercado", category="groceries", spent_on=date(2026, 11, 30))
+
+    reply = say("quanto gastei este mês?")
+
+    assert "Este mês você gastou R$ 80,00, em 1 despesa." in reply["content"]
 
 
 def test_a_weight_and_hours_of_sleep_are_proposed_as_metrics(say: Any, consented: None) -> None:
