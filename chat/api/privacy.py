@@ -5,7 +5,7 @@ Deleting the account is ``DELETE /api/v1/me/`` (``chat.api.user.MeView``).
 
 from __future__ import annotations
 
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from django.db import transaction
 from django.http import StreamingHttpResponse
@@ -19,13 +19,16 @@ from rest_framework.response import Response
 from rest_framework.views import APIView
 
 from lifeassistant.consents import record_answer
-from lifeassistant.models import Consent, MetricEntry
+from lifeassistant.models import Consent, MetricEntry, Profile
 from lifeassistant.openapi import error_responses
 from lifeassistant.privacy import CONSENT_TEXT_VERSION, HEALTH, PURPOSES
 from lifeassistant.users import request_user
 
 from ..data_export import csv_chunks, export_chunks
 from .serializers import RejectUnknownFieldsMixin
+
+if TYPE_CHECKING:
+    from django.contrib.auth.models import User
 
 # ---------------------------------------------------------------------------- export
 
@@ -54,8 +57,10 @@ ExportSerializer = inline_serializer(
 )
 
 
-def download_name(stem: str, extension: str) -> str:
-    return f'attachment; filename="{stem}-{timezone.localdate():%Y-%m-%d}.{extension}"'
+def download_name(user: User, stem: str, extension: str) -> str:
+    """The file's name carries the day it was taken, the user's day (their time zone)."""
+    today = timezone.localdate(timezone=Profile.for_user(user).zone)
+    return f'attachment; filename="{stem}-{today:%Y-%m-%d}.{extension}"'
 
 
 class ExportView(APIView):
@@ -68,8 +73,9 @@ class ExportView(APIView):
         "bills, debts, metrics, people and consents. Streamed: a large account starts downloading at once.",
     )
     def get(self, request: Request) -> StreamingHttpResponse:
-        response = StreamingHttpResponse(export_chunks(request_user(request)), content_type="application/json")
-        response["Content-Disposition"] = download_name("life-assistant", "json")
+        user = request_user(request)
+        response = StreamingHttpResponse(export_chunks(user), content_type="application/json")
+        response["Content-Disposition"] = download_name(user, "life-assistant", "json")
         return response
 
 
@@ -80,8 +86,9 @@ class CsvExportView(APIView):
 
     @extend_schema(responses={(200, "text/csv"): OpenApiResponse(OpenApiTypes.STR)})
     def get(self, request: Request) -> StreamingHttpResponse:
-        response = StreamingHttpResponse(csv_chunks(request_user(request), self.kind), content_type="text/csv; charset=utf-8")
-        response["Content-Disposition"] = download_name(self.kind, "csv")
+        user = request_user(request)
+        response = StreamingHttpResponse(csv_chunks(user, self.kind), content_type="text/csv; charset=utf-8")
+        response["Content-Disposition"] = download_name(user, self.kind, "csv")
         return response
 
 

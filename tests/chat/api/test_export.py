@@ -5,7 +5,7 @@ from __future__ import annotations
 import csv
 import io
 import json
-from datetime import date
+from datetime import date, datetime, timezone as dt_timezone
 from decimal import Decimal
 from typing import Any
 
@@ -15,7 +15,7 @@ from rest_framework.test import APIClient
 
 from chat.models import Conversation, Message, ToolCall
 from documents.models import ChatDocument
-from lifeassistant.models import Consent, Expense, KnowledgeItem, MetricEntry
+from lifeassistant.models import Consent, Expense, KnowledgeItem, MetricEntry, Profile
 
 pytestmark = pytest.mark.django_db
 
@@ -41,6 +41,18 @@ def history(user: Any, api: APIClient, send: Any, conversation: dict[str, Any]) 
     MetricEntry.objects.create(owner=user, type="weight", value=Decimal("70"), unit="kg", recorded_at=timezone.now())
     Consent.objects.create(owner=user, purpose="health", text_version=1, given=True)
     return conversation
+
+
+def test_the_files_name_carries_the_users_day(api: APIClient, user: Any, monkeypatch: pytest.MonkeyPatch) -> None:
+    # 1 December, 01:03 UTC: still 30 November in São Paulo.
+    monkeypatch.setattr(timezone, "now", lambda: datetime(2026, 12, 1, 1, 3, tzinfo=dt_timezone.utc))
+    profile = Profile.for_user(user)
+    profile.timezone = "America/Sao_Paulo"
+    profile.save()
+
+    response, _ = download(api)
+
+    assert response["Content-Disposition"] == 'attachment; filename="life-assistant-2026-11-30.json"'
 
 
 def test_the_export_holds_each_kind_of_data_and_parses(api: APIClient, history: dict[str, Any]) -> None:
