@@ -381,6 +381,9 @@ _SMALL_TALK = re.compile(
         "hace un calor", "hace un frio", "llueve manana",
         # As typed ("aff q calor hj"), and fair weather ("qué buen clima hace hoy").
         "q calor", "q frio", "que calorao", "que buen clima", "buen clima hace", "hace buen tiempo", "nice weather",
+        # The forecast ("qual a previsão do tempo pra amanhã?", "vai ter vento forte essa semana?").
+        "previsao do tempo", "vai ter vento", "vai ventar", "weather forecast", "what's the weather",
+        "whats the weather", "pronostico del tiempo", "pronostico para manana",
         # Last night's game ("vc viu o jogo do corinthians ontem?").
         "viu o jogo", "assistiu o jogo", "did you see the game", "did you watch the game", "viste el partido",
     )).pattern

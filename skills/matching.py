@@ -210,6 +210,7 @@ ABOUT_THE_WORLD: tuple[str, ...] = (
     "where does the name", "where did the name", "de donde viene el nombre",
     "qual a origem", "qual e a origem", "what's the origin", "whats the origin", "cual es el origen",
     "etimologia de", "etymology of", "how do you say", "como se diz", "como se fala", "como se dice",
+    "how do i say", "how would i say", "how would you say",
     "que pais", "qual pais", "qual o pais", "em que pais", "em qual pais", "which country",
     "what country", "en que pais",
     # Who wrote a book or sang a song; a joke asked for ("tell me a joke about doctors").

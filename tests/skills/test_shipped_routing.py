@@ -2426,3 +2426,56 @@ def test_the_forty_second_rounds_words(text, expected):
 )
 def test_round_forty_two_s_conversations(messages, expected):
     assert follow(*messages) == expected
+
+
+@pytest.mark.parametrize(
+    ("text", "expected"),
+    [
+        # Round 43: a sunburn, and a run told by its distance, are the body.
+        ("me quemé toda la espalda en la playa, me arde un montón", {"health"}),
+        ("got a bad sunburn at the beach", {"health"}),
+        ("fiz 15km no longão hj, pace 5:40", {"health"}),
+        ("fiz 21k domingo em 2h05, meu melhor tempo!!", {"health"}),
+        # A protective order, an adoption in process: close ones. Aloe vera is no Vera.
+        ("to com medo dele aparecer aqui, como eu peço medida protetiva?", {"counselor", "relationships"}),
+        ("quanto custa mais ou menos um processo de adocao com advogado?", {"finance", "relationships"}),
+        ("sirve el aloe vera?", {"general"}),
+        ("a Vera me ligou chorando", {"counselor", "relationships"}),
+        # A licence to trade is work, a release from prison is not; a degree validated abroad, a
+        # course dropped, a police shift, selling online, pricing a service.
+        ("a prefeitura ta exigindo alvara pra eu continuar vendendo acaraje na praça, como tira isso?", {"professional"}),
+        ("saiu o alvara de soltura do meu primo", {"relationships"}),
+        ("como faço pra validar meu diploma aqui em portugal?", {"professional"}),
+        ("to pensando em trancar engenharia e ir pra ADS", {"professional"}),
+        ("tirei serviço de 24h ontem", {"professional"}),
+        ("queria começar a vender pelo instagram, vale a pena?", {"professional"}),
+        ("quanto devo cobrar por 4h de violino e voz?", {"professional"}),
+        # A seminary's years are faith; months of savings are money.
+        ("to no segundo ano do seminario", {"spiritual"}),
+        ("vale a pena pedir demissao sem ter outra vaga? tenho uns 8 meses de reserva", {"finance", "professional"}),
+        # Feeling an outsider, missing one's family as typed, a scene that will not leave.
+        ("Been in São Paulo 3 months now, still feel like an outsider", {"counselor"}),
+        ("sinto mta falta da minha familia, natal longe de casa é foda", {"counselor", "relationships"}),
+        ("nao consigo tirar a cena da cabeça, toda hora volta", {"counselor"}),
+        # How a phrase is said in another language is a question about the world.
+        ("How do I say 'can I get the bill' in Portuguese?", {"general"}),
+    ],
+)
+def test_the_forty_third_rounds_words(text, expected):
+    assert route(text, CHRISTIAN) == expected
+
+
+@pytest.mark.parametrize(
+    ("messages", "expected"),
+    [
+        # The forecast asked after money is small talk of the world: inertia keeps nothing for it.
+        (("gastei 200 no mercado", "vai ter vento forte essa semana em Porto Seguro?", "massa, brigado visse"),
+         [{"finance"}, {"general"}, {"general"}]),
+        (("gastei 200 no mercado", "qual a previsão do tempo pra amanhã?"), [{"finance"}, {"general"}]),
+        # A topic named in the same message still answers: a close one beside the forecast.
+        (("gastei 200 no mercado", "vai ter vento forte no sabado, minha filha vai velejar"),
+         [{"finance"}, {"relationships"}]),
+    ],
+)
+def test_round_forty_three_s_conversations(messages, expected):
+    assert follow(*messages) == expected
