@@ -9,7 +9,6 @@ from collections.abc import Callable
 from typing import Any
 
 from django.conf import settings
-from django.utils import timezone
 
 from documents.listing import AVAILABLE_DOCUMENTS_HEADING
 from documents.services import READ_DOCUMENT_TOOL, documents_section
@@ -30,7 +29,8 @@ from .reply_progress import (
 from . import replies
 from .tool_loop import ToolResult, run_tool_loop
 from lifeassistant.tools import REGISTRY, ToolContext
-from lifeassistant.tools.registry import ToolOutcome, parse_arguments, users_conventions
+from lifeassistant.models import Profile
+from lifeassistant.tools.registry import ToolOutcome, parse_arguments
 from lifeassistant.observability import metrics, tracing
 
 logger = logging.getLogger(__name__)
@@ -58,9 +58,9 @@ def answer(message: Message, *, restarted: bool = False, deadline: float | None 
     context = ToolContext(user=conversation.owner, conversation=conversation, message=message)
     catalog = REGISTRY.catalog()
     tools = [catalog[name] for name in message.tools_offered if name in catalog]
-    with users_conventions(conversation.owner):
-        today = timezone.localdate().isoformat()
-    note = llm.PipelineNote(skills=tuple(message.active_skills), reason=message.skill_reason, today=today)
+    note = llm.PipelineNote(
+        skills=tuple(message.active_skills), reason=message.skill_reason, today=Profile.of(conversation.owner).today().isoformat()
+    )
     progress = new_progress(message.pk)
     if not restarted or log_has_ended(message.pk):
         # A log left under this id (a database reset, Redis kept), or one that ended while the

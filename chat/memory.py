@@ -6,7 +6,6 @@ from __future__ import annotations
 from collections.abc import Sequence
 
 from django.conf import settings
-from django.utils import timezone
 
 from lifeassistant.memory_prompt import MemoryItem, render_memory_section
 from lifeassistant.models import Area, KnowledgeItem, Profile
@@ -38,7 +37,7 @@ def memory_section(profile: Profile, skill_names: Sequence[str], *, has_items: b
             "name": profile.display_name,
             "timezone": profile.timezone,
             "currency": profile.currency,
-            "today": timezone.localdate(timezone=profile.zone).isoformat(),
+            "today": profile.today().isoformat(),
         },
         budget_tokens=settings.MEMORY_PROMPT_TOKENS,
     )

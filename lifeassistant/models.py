@@ -4,11 +4,13 @@ from __future__ import annotations
 
 import functools
 import zoneinfo
+from datetime import date
 from typing import TYPE_CHECKING, Any
 
 from django.conf import settings
 from django.core.exceptions import ValidationError
 from django.db import models
+from django.utils import timezone
 from django.utils.translation import gettext_lazy as _
 
 from .money import CURRENCY_CODES
@@ -99,10 +101,22 @@ class Profile(models.Model):
         except (zoneinfo.ZoneInfoNotFoundError, ValueError):
             return None
 
+    def today(self) -> date:
+        """The user's date, in their time zone: near midnight it is not the server's (UTC)."""
+        return timezone.localdate(timezone=self.zone)
+
     @classmethod
     def for_user(cls, user: User) -> Profile:
         profile, _ = cls.objects.get_or_create(user=user)
         return profile
+
+    @classmethod
+    def of(cls, user: User) -> Profile:
+        """The user's profile: the one loaded with them (a reply's owner comes with it,
+        select_related), without a query; else :meth:`for_user`."""
+        cached = user._meta.get_field("profile").is_cached(user)
+        profile = user.profile if cached and getattr(user, "profile", None) is not None else None
+        return profile if profile is not None else cls.for_user(user)
 
 
 class Area(models.TextChoices):

@@ -143,7 +143,8 @@ def _from_results(messages: list[dict[str, Any]], metadata: dict[str, Any]) -> s
             content = _text_of(message)
         results.append((message.get("tool_call_id") or "", content))
     lines = [_("Offline demonstration: no language model is configured, so I act on a few everyday requests only.")]
-    lines += [_result_text(name, content, _today(metadata)) for name, content in results]
+    today = _today(metadata)
+    lines += [_result_text(name, content, today) for name, content in results]
     lines.append(_skills_line(metadata))
     return "\n\n".join(lines)
 

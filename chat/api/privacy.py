@@ -9,7 +9,6 @@ from typing import TYPE_CHECKING, Any
 
 from django.db import transaction
 from django.http import StreamingHttpResponse
-from django.utils import timezone
 from django.utils.translation import gettext as _
 from drf_spectacular.types import OpenApiTypes
 from drf_spectacular.utils import OpenApiResponse, extend_schema, inline_serializer
@@ -59,8 +58,7 @@ ExportSerializer = inline_serializer(
 
 def download_name(user: User, stem: str, extension: str) -> str:
     """The file's name carries the day it was taken, the user's day (their time zone)."""
-    today = timezone.localdate(timezone=Profile.for_user(user).zone)
-    return f'attachment; filename="{stem}-{today:%Y-%m-%d}.{extension}"'
+    return f'attachment; filename="{stem}-{Profile.for_user(user).today():%Y-%m-%d}.{extension}"'
 
 
 class ExportView(APIView):

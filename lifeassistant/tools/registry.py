@@ -176,9 +176,7 @@ def users_conventions(user: User) -> Iterator[None]:
     "hoje", "ontem", "this month" and the amounts are the user's, not the server's (UTC)."""
     from lifeassistant.models import Profile  # not at import: tools register while the apps load
 
-    # A reply's owner comes with the profile loaded (select_related): no query for it then.
-    cached = user._meta.get_field("profile").is_cached(user)
-    profile = user.profile if cached and getattr(user, "profile", None) is not None else Profile.for_user(user)
+    profile = Profile.of(user)
     with timezone.override(profile.zone), currency_override(profile.currency or "BRL"):
         yield
 
