@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from collections.abc import Iterable
 from dataclasses import dataclass, field
 from pathlib import Path
 
@@ -10,7 +11,7 @@ from django.db import DatabaseError, transaction
 
 from .domain import SkillDefinition
 from .models import Skill
-from .skillmd import read_skill_dir, render_skill_md
+from .skillmd import ParsedSkill, read_skill_dir, render_skill_md
 
 
 @dataclass
@@ -62,12 +63,20 @@ def load_directory(directory: Path) -> LoadReport:
     another one (``@finance``) may come before it in the folder: files that fail are tried
     again while each round loads one more.
     """
-    report = LoadReport()
     if not directory.is_dir():
+        report = LoadReport()
         report.errors.append(f"{directory}: not a directory")
         return report
+    return load_parsed(read_skill_dir(directory))
+
+
+def load_parsed(files: Iterable[tuple[Path, ParsedSkill]]) -> LoadReport:
+    """Upsert the skills of SKILL.md files already parsed (``read_skill_dir``), as
+    :func:`load_directory` does: parsing is most of its time, and a caller loading the same
+    files many times (the test suite) parses them once."""
+    report = LoadReport()
     pending: list[tuple[Path, SkillDefinition]] = []
-    for path, parsed in read_skill_dir(directory):
+    for path, parsed in files:
         report.warnings.extend(f"{path}: {warning}" for warning in parsed.warnings)
         if parsed.definition is None:
             error = str(parsed.error)

@@ -168,10 +168,11 @@ def other_api(other_user: Any) -> Any:
 
 @pytest.fixture
 def shipped_skills(db: Any) -> None:
-    """Load the seven skills shipped as SKILL.md folders."""
-    from skills.loading import load_directory
+    """Load the seven skills shipped as SKILL.md folders, as ``load_skills`` does."""
+    from skills.loading import load_parsed
+    from tests.skills.shipped import shipped_skill_files
 
-    report = load_directory(REPO / "skills" / "definitions")
+    report = load_parsed(shipped_skill_files())
     assert not report.errors, report.errors
 
 

@@ -1,6 +1,5 @@
 from dataclasses import replace
 from datetime import datetime, timezone
-from pathlib import Path
 
 import pytest
 
@@ -17,10 +16,9 @@ from skills.domain import (
 )
 from skills.inertia import EMPTY_STATE, decide
 from skills.matching import compile_matcher
-from skills.skillmd import read_skill_dir
+from tests.skills.shipped import shipped_skills
 
-DEFINITIONS = Path(__file__).resolve().parents[2] / "skills" / "definitions"
-SHIPPED = {parsed.definition.name: parsed.definition for _, parsed in read_skill_dir(DEFINITIONS) if parsed.definition}
+SHIPPED = {definition.name: definition for definition in shipped_skills()}
 ALL_TOOLS = (
     *BASE_TOOLS,
     "get_finance_summary",

@@ -85,6 +85,37 @@ def test_evaluate_routing_carries_inertia_only_within_a_conversation(tmp_path: P
     assert report["misses"] == [{"text": "e o que mais?", "expected": ["finance"], "got": ["general"]}]
 
 
+@pytest.mark.usefixtures("shipped_skills")
+def test_evaluate_routing_scores_several_files_in_turn_each_with_its_own_report(tmp_path: Path) -> None:
+    first = write_jsonl(tmp_path, LABELLED, "first.jsonl")
+    second = write_jsonl(tmp_path, [{"text": "estou triste hoje", "skills": ["health"]}], "second.jsonl")
+
+    output = run("evaluate_routing", str(first), str(second))
+
+    first_report, second_report = output.split(f"{second}:")
+    assert first_report.startswith(f"{first}:") and "exact match: 6/6 (100.0%)" in first_report
+    assert "exact match: 0/1 (0.0%)" in second_report
+    assert "'estou triste hoje': expected health; got counselor" in second_report
+
+
+@pytest.mark.usefixtures("shipped_skills")
+def test_evaluate_routing_reads_every_file_before_scoring_any(tmp_path: Path) -> None:
+    out = StringIO()
+
+    with pytest.raises(CommandError, match="absent.jsonl: no such file"):
+        call_command("evaluate_routing", str(write_jsonl(tmp_path, LABELLED)), str(tmp_path / "absent.jsonl"), stdout=out)
+
+    assert out.getvalue() == ""
+
+
+@pytest.mark.usefixtures("shipped_skills")
+def test_evaluate_routing_prints_json_for_one_file_only(tmp_path: Path) -> None:
+    path = write_jsonl(tmp_path, LABELLED)
+
+    with pytest.raises(CommandError, match="--json prints one file's figures"):
+        run("evaluate_routing", str(path), str(path), "--json")
+
+
 @pytest.mark.django_db
 def test_evaluate_routing_names_a_missing_file(tmp_path: Path) -> None:
     with pytest.raises(CommandError, match="no such file"):

@@ -26,10 +26,10 @@ from skills.opinion import (
     training_digest,
     word_features,
 )
-from skills.skillmd import read_skill_dir
+from tests.skills.shipped import shipped_skills
 
 REPO = Path(__file__).resolve().parents[2]
-SKILLS = tuple(parsed.definition for _, parsed in read_skill_dir(REPO / "skills" / "definitions") if parsed.definition)
+SKILLS = shipped_skills()
 NOW = datetime(2025, 3, 1, tzinfo=timezone.utc)
 
 

@@ -6,16 +6,14 @@ keeps away. Detection is the pure pipeline (matcher, then decide): no model call
 """
 
 from datetime import datetime, timezone
-from pathlib import Path
 
 import pytest
 
 from skills.inertia import EMPTY_STATE, Decision, InertiaState, decide, topic_cue
 from skills.matching import compile_matcher
-from skills.skillmd import read_skill_dir
+from tests.skills.shipped import shipped_skills
 
-DEFINITIONS = Path(__file__).resolve().parents[2] / "skills" / "definitions"
-SKILLS = tuple(parsed.definition for _, parsed in read_skill_dir(DEFINITIONS) if parsed.definition)
+SKILLS = shipped_skills()
 MATCHER = compile_matcher(SKILLS)
 NOW = datetime(2025, 3, 1, tzinfo=timezone.utc)
 CHRISTIAN = {"christian_perspective": True}
