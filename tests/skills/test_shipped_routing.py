@@ -2477,3 +2477,35 @@ def test_the_forty_third_rounds_words(text, expected):
 )
 def test_round_forty_three_s_conversations(messages, expected):
     assert follow(*messages) == expected
+
+
+@pytest.mark.parametrize(
+    ("text", "expected"),
+    [
+        # Round 44: days counted without a drink, IVF, a tingling hand, a scraped foot are the body.
+        ("hoje faz 30 dias que nao bebo", {"health"}),
+        ("6 meses sem beber hj 🙏", {"health"}),
+        ("a gente ta na segunda FIV, a clinica pediu mais exames", {"health"}),
+        ("my hands keep tingling at night", {"health"}),
+        ("ralei o joelho no futsal e ta sangrando", {"health"}),
+        # A tyre's pressure is not the body's; grammar's clauses are no prayer; a garden bench no bank.
+        ("qual a pressao certa do pneu do carro?", {"general"}),
+        ("me explica oracao subordinada substantiva", {"general"}),
+        ("como envernizar um banco de jardim?", {"general"}),
+        # A living streamed, a startup's partner and round, a practice, the army, a doctorate, a
+        # residency, a harvest, a street permit, paid by the piece, a contract renewed.
+        ("bati 200 subs na twitch essa semana", {"professional"}),
+        ("meu cofounder quer sair da empresa", {"professional"}),
+        ("abri meu consultorio mes passado e ta devagar", {"professional"}),
+        ("vou sair do exercito no fim do ano", {"professional"}),
+        ("my PhD advisor wants the full chapter by Monday", {"professional"}),
+        ("PGY-1 here, first night alone on call", {"professional"}),
+        ("la helada se llevó la mitad de mi cosecha", {"professional"}),
+        ("como saco el permiso municipal para vender empanadas?", {"professional"}),
+        # Wishing to vanish unnoticed, usefulness lost, a loss that destroys: feelings.
+        ("as vezes acho que se eu sumisse ninguem ia notar", {"counselor"}),
+        ("desde que me aposentei me sinto inutil", {"counselor"}),
+    ],
+)
+def test_the_forty_fourth_rounds_words(text, expected):
+    assert route(text, CHRISTIAN) == expected
