@@ -16,6 +16,7 @@ def shipped_skill_files() -> tuple[tuple[Path, ParsedSkill], ...]:
     return tuple(read_skill_dir(DEFINITIONS))
 
 
-def shipped_skills() -> tuple[SkillDefinition, ...]:
-    """The definitions in skills/definitions, as the loader parses them."""
+def shipped_definitions() -> tuple[SkillDefinition, ...]:
+    """The definitions in skills/definitions, as the loader parses them (the `shipped_skills`
+    fixture, by contrast, loads them into the database)."""
     return tuple(parsed.definition for _, parsed in shipped_skill_files() if parsed.definition)

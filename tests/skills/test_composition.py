@@ -16,9 +16,9 @@ from skills.domain import (
 )
 from skills.inertia import EMPTY_STATE, decide
 from skills.matching import compile_matcher
-from tests.skills.shipped import shipped_skills
+from tests.skills.shipped import shipped_definitions
 
-SHIPPED = {definition.name: definition for definition in shipped_skills()}
+SHIPPED = {definition.name: definition for definition in shipped_definitions()}
 ALL_TOOLS = (
     *BASE_TOOLS,
     "get_finance_summary",

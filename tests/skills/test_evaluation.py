@@ -6,7 +6,7 @@ import pytest
 from skills.domain import DEFAULT_TONE, SkillDefinition
 from skills.evaluation import NEW_USER_LABELLED_SETS, evaluate, format_report, load_jsonl
 from skills.opinion import shipped_opinion
-from tests.skills.shipped import shipped_skills
+from tests.skills.shipped import shipped_definitions
 
 REPO = Path(__file__).resolve().parents[2]
 DEV_SET = REPO.parent / "shared" / "eval" / "routing-dev.jsonl"
@@ -181,7 +181,7 @@ def test_load_jsonl_rejects_lines_that_are_not_objects(tmp_path):
 @pytest.mark.skipif(not DEV_SET.exists(), reason="the routing dev set is not available")
 @pytest.mark.parametrize("opinion", [None, shipped_opinion()], ids=["patterns", "with the learned opinion"])
 def test_the_shipped_skills_route_the_dev_set_with_at_least_95_percent_exact_match(opinion):
-    skills = shipped_skills()
+    skills = shipped_definitions()
     assert len(skills) == 7
     report = evaluate(load_jsonl(DEV_SET), skills, opinion=opinion)
     assert report.exact_match >= REQUIRED_EXACT_MATCH, format_report(report)
@@ -190,7 +190,7 @@ def test_the_shipped_skills_route_the_dev_set_with_at_least_95_percent_exact_mat
 def test_the_learned_opinion_lifts_the_labelled_sets_together():
     """Patterns alone: 16,920 of 18,238 samples (92.8%); with the opinion, trained on these very
     sets, 17,186 (94.2%). On sets it had not seen it gained 1.2 to 3.6 points (docs/skills.md)."""
-    skills = shipped_skills()
+    skills = shipped_definitions()
     totals = {}
     for opinion in (None, shipped_opinion()):
         right = 0
@@ -300,7 +300,7 @@ def test_the_shipped_skills_route_the_later_dev_sets_above_their_floor(name, flo
     dev-30 was written blind in the thirty-fourth round for the learned opinion's review: short
     everyday messages (hedged symptoms, meals and treats, states that are no feeling); the
     patterns scored it 87.5% before and after that round."""
-    skills = shipped_skills()
+    skills = shipped_definitions()
     new_user = name in NEW_USER_LABELLED_SETS
     report = evaluate(load_jsonl(REPO / "tests" / "data" / name), skills, unstated_preferences_on=not new_user)
     assert report.exact_match >= floor, format_report(report)

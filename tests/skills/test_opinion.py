@@ -26,10 +26,10 @@ from skills.opinion import (
     training_digest,
     word_features,
 )
-from tests.skills.shipped import shipped_skills
+from tests.skills.shipped import shipped_definitions
 
 REPO = Path(__file__).resolve().parents[2]
-SKILLS = shipped_skills()
+SKILLS = shipped_definitions()
 NOW = datetime(2025, 3, 1, tzinfo=timezone.utc)
 
 

@@ -11,9 +11,9 @@ import pytest
 
 from skills.inertia import EMPTY_STATE, Decision, InertiaState, decide, topic_cue
 from skills.matching import compile_matcher
-from tests.skills.shipped import shipped_skills
+from tests.skills.shipped import shipped_definitions
 
-SKILLS = shipped_skills()
+SKILLS = shipped_definitions()
 MATCHER = compile_matcher(SKILLS)
 NOW = datetime(2025, 3, 1, tzinfo=timezone.utc)
 CHRISTIAN = {"christian_perspective": True}
