@@ -2509,3 +2509,35 @@ def test_round_forty_three_s_conversations(messages, expected):
 )
 def test_the_forty_fourth_rounds_words(text, expected):
     assert route(text, CHRISTIAN) == expected
+
+
+@pytest.mark.parametrize(
+    ("text", "expected"),
+    [
+        # Money lost betting, a leveraged trade: money.
+        ("perdi 300 na bet ontem", {"finance"}),
+        ("joguei 200 no tigrinho e perdi tudo", {"finance"}),
+        ("lost 2k on a leveraged trade", {"finance"}),
+        # Parkinson's and its tremor; a fall from a motorbike, an arm scraped; black lung.
+        ("a tremedeira da minha mao piorou essa semana", {"health"}),
+        ("ralei o braco todo no asfalto", {"health"}),
+        ("the doctor thinks it's black lung", {"health"}),
+        # The rosary prayed and the orixás are faith; a third of a salary is not.
+        ("vamos rezar o terco hoje a noite?", {"spiritual"}),
+        ("quero entender mais sobre os orixas da umbanda", {"spiritual"}),
+        ("um terco do salario vai pro aluguel", {"finance"}),
+        # A community health agent, no one hiring, a foreman, weddings played: work, not the body
+        # or a family's wedding.
+        ("sou agente comunitaria de saude faz 6 anos", {"professional"}),
+        ("ninguem me contrata por causa da minha ficha", {"professional"}),
+        ("sabado tenho 2 casamentos pra tocar", {"professional"}),
+        # Self-hatred, an absent father's guilt, faith lost: feelings.
+        ("fiz besteira de novo e me odeio", {"counselor"}),
+        ("me sinto um pai ausente", {"counselor", "relationships"}),
+        ("perdi minha fe depois do acidente", {"counselor", "spiritual"}),
+        # "amiga" as a greeting names no one.
+        ("oi amiga tudo bem?", {"general"}),
+    ],
+)
+def test_the_forty_fifth_rounds_words(text, expected):
+    assert route(text, CHRISTIAN) == expected
