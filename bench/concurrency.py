@@ -64,11 +64,10 @@ FINAL_EVENTS = {b"done", b"failed", b"cancelled"}
 # --- the stack's processes and services --------------------------------------------------
 
 
-def tree(pid: int | None) -> list[int]:
-    """``pid`` and all its descendants."""
-    if not pid:
-        return []
-    found, pending = [], [pid]
+def tree(*pids: int | None) -> list[int]:
+    """The ``pids`` and all their descendants."""
+    found: list[int] = []
+    pending = [pid for pid in pids if pid]
     while pending:
         current = pending.pop()
         found.append(current)
@@ -79,8 +78,8 @@ def tree(pid: int | None) -> list[int]:
 class MemorySampler:
     """The highest RSS and PSS (MiB) of a process tree, and of its largest process, sampled each second."""
 
-    def __init__(self, root: int | None, web_root: int | None) -> None:
-        self.root, self.web_root = root, web_root
+    def __init__(self, roots: list[int], web_root: int | None) -> None:
+        self.roots, self.web_root = roots, web_root
         self.peak = {"rss": 0.0, "pss": 0.0, "web_rss_max": 0.0}
         self._stop = threading.Event()
         self._thread = threading.Thread(target=self._run, daemon=True)
@@ -99,7 +98,7 @@ class MemorySampler:
             self.sample()
 
     def sample(self) -> None:
-        rows = [memory_mib(pid) for pid in tree(self.root)]
+        rows = [memory_mib(pid) for pid in tree(*self.roots)]
         self.peak["rss"] = max(self.peak["rss"], sum(r["rss"] for r in rows))
         self.peak["pss"] = max(self.peak["pss"], sum(r["pss"] for r in rows))
         web = [memory_mib(pid)["rss"] for pid in (children(self.web_root) if self.web_root else [])]
@@ -228,7 +227,7 @@ class Stack:
 
     def __init__(self, args: argparse.Namespace) -> None:
         self.model_url = args.model_url.rstrip("/")
-        self.web_pid, self.worker_pid = args.web_pid, args.worker_pid
+        self.web_pid, self.worker_pids = args.web_pid, args.worker_pid or []
         self.rows = RowWrites(args.database_url)
         self.redis = RedisConnections(args.redis_url)
 
@@ -241,7 +240,7 @@ class Stack:
         return cpu_seconds(tree(self.web_pid))
 
     def worker_cpu(self) -> float:
-        return cpu_seconds(tree(self.worker_pid))
+        return cpu_seconds(tree(*self.worker_pids))
 
 
 def percentile(values: list[float | None], q: float) -> float | None:
@@ -280,7 +279,7 @@ def run_level(args: argparse.Namespace, stack: Stack, tokens: list[str], count: 
               for n, (token, conversation) in enumerate(zip(chosen, conversations))]
     rows_before, redis_before = stack.rows.count(), stack.redis.count()
     web_before, worker_before = stack.web_cpu(), stack.worker_cpu()
-    with MemorySampler(stack.worker_pid, stack.web_pid) as memory:
+    with MemorySampler(stack.worker_pids, stack.web_pid) as memory:
         stack.model_stats(reset=True)  # the model's arrival times count from here, as the POSTs do
         seconds = asyncio.run(burst(args.api, people, args.timeout))
     web_cpu, worker_cpu = stack.web_cpu() - web_before, stack.worker_cpu() - worker_before
@@ -445,8 +444,9 @@ def main() -> None:
     parser.add_argument("--settle", type=float, default=11.0,
                         help="seconds to wait before reading PostgreSQL's row counts")
     parser.add_argument("--web-pid", type=int, help="the web server's main pid (gunicorn's master)")
-    parser.add_argument("--worker-pid", type=int, help="the reply worker's main pid (Celery's; the web's on the "
-                                                       "embedded defaults)")
+    parser.add_argument("--worker-pid", type=int, action="append",
+                        help="a reply worker's main pid (Celery's; the web's on the embedded defaults); repeat it "
+                             "for each worker process: their CPU and memory are summed")
     parser.add_argument("--database-url", help="the stack's PostgreSQL database (row writes)")
     parser.add_argument("--redis-url", help="the stack's Redis (connections opened)")
     parser.add_argument("--json", type=Path, help="also write the figures to this file")

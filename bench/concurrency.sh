@@ -19,7 +19,8 @@
 # created when missing) and BENCH_REDIS_URL (default: a redis-server started on a free port,
 # without persistence) choose the services; PACED_MODEL_ARGS is passed to the model, e.g.
 # "--first-chunk-delay 1 --chunks 100". WEB_CONCURRENCY and WORKER_CONCURRENCY, when set,
-# reach the Procfile's lines.
+# reach the Procfile's lines; WORKER_PROCESSES (default 1) is how many copies of the worker
+# line run, WORKER_CONCURRENCY (default 200 / WORKER_PROCESSES) replies each.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 PY=${PY:-.venv/bin/python}
@@ -44,7 +45,7 @@ done
 MOST=$(printf '%s\n' "${PEOPLE[@]}" | sort -n | tail -1)
 
 cleanup() {
-  stop_pidfiles "$RUN/web.pid" "$RUN/worker.pid" "$RUN/model.pid" "$RUN/redis.pid"
+  stop_pidfiles "$RUN/web.pid" "$RUN"/worker.*.pid "$RUN/model.pid" "$RUN/redis.pid"
   wait 2>/dev/null || true
   rm -rf "$RUN"
 }
@@ -68,6 +69,11 @@ if [ "$EMBEDDED" = 1 ]; then
   export DATABASE_URL="sqlite:///$RUN/embedded.sqlite3" WEB_CONCURRENCY=1 DEBUG=true
 else
   export DATABASE_URL=${BENCH_DATABASE_URL:-postgres://postgres@127.0.0.1:5432/lifeassistant_concurrency}
+  # The worker line runs WORKER_PROCESSES times (a Procfile process type scaled to N), its share
+  # of the replies each. One, as deployed: two on this 2-core machine were no better within the
+  # runs' spread at 100 people and worse at 200 (docs/performance.md, thirteenth pass).
+  WORKER_PROCESSES=${WORKER_PROCESSES:-1}
+  export WORKER_CONCURRENCY=${WORKER_CONCURRENCY:-$((200 / WORKER_PROCESSES))}
   REDIS=${BENCH_REDIS_URL:-}
   if [ -z "$REDIS" ]; then
     REDIS_PORT=$(free_port)
@@ -104,8 +110,12 @@ for n in range($MOST):
 if [ "$OPEN_STREAMS" -gt 0 ]; then
   export WEB_CONCURRENCY=1  # every stream on the one process measured
 elif [ "$EMBEDDED" = 0 ]; then
-  procfile_start worker "$RUN/worker.log"
-  echo $! >"$RUN/worker.pid"
+  # WORKER_PROCESSES copies of the worker line (a Procfile process type scaled to N), each
+  # with its share of the replies in flight and a node name of its own.
+  for n in $(seq 1 "$WORKER_PROCESSES"); do
+    WORKER_NAME="worker-$n" procfile_start worker "$RUN/worker.$n.log"
+    echo $! >"$RUN/worker.$n.pid"
+  done
 fi
 export PORT
 PORT=$(free_port)
@@ -127,21 +137,23 @@ if [ "$OPEN_STREAMS" -gt 0 ]; then
 fi
 if [ "$EMBEDDED" = 1 ]; then
   echo "embedded defaults: no broker, replies in threads of the one web process, SQLite, in-process event log"
-  WORKER_PID=$(cat "$RUN/web.pid") SERVICES=()
+  WORKER_PIDS=(--worker-pid "$(cat "$RUN/web.pid")") SERVICES=()
 else
   echo "Procfile stack: web ($(procfile_command web)), worker ($(procfile_command worker)), PostgreSQL, Redis"
-  WORKER_PID=$(cat "$RUN/worker.pid") SERVICES=(--database-url "$DATABASE_URL" --redis-url "$BASE/0")
+  WORKER_PIDS=()
+  for file in "$RUN"/worker.*.pid; do WORKER_PIDS+=(--worker-pid "$(cat "$file")"); done
+  SERVICES=(--database-url "$DATABASE_URL" --redis-url "$BASE/0")
 fi
 "$PY" -m bench.concurrency --url "http://127.0.0.1:$PORT" --tokens "$RUN/tokens.txt" --model-url "$MODEL" \
-  --web-pid "$(cat "$RUN/web.pid")" --worker-pid "$WORKER_PID" "${SERVICES[@]}" "${DRIVER[@]}" || FAILED=1
+  --web-pid "$(cat "$RUN/web.pid")" "${WORKER_PIDS[@]}" "${SERVICES[@]}" "${DRIVER[@]}" || FAILED=1
 # A figure off its goal is only printed; a driver or a stack process that died fails the run.
-for name in web worker model; do
-  if [ -f "$RUN/$name.pid" ] && ! kill -0 "$(cat "$RUN/$name.pid")" 2>/dev/null; then
-    echo "the $name process died during the run"; FAILED=1
+for file in "$RUN/web.pid" "$RUN"/worker.*.pid "$RUN/model.pid"; do
+  if [ -f "$file" ] && ! kill -0 "$(cat "$file")" 2>/dev/null; then
+    echo "the $(basename "$file" .pid) process died during the run"; FAILED=1
   fi
 done
 if [ "${FAILED:-0}" = 1 ]; then
   echo "--- web log"; tail -20 "$RUN/web.log"
-  if [ -f "$RUN/worker.log" ]; then echo "--- worker log"; tail -20 "$RUN/worker.log"; fi
+  for file in "$RUN"/worker.*.log; do [ -f "$file" ] && { echo "--- $(basename "$file")"; tail -20 "$file"; }; done
   exit 1
 fi

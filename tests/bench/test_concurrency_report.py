@@ -1,6 +1,10 @@
-"""The concurrency benchmark's line of figures (bench/concurrency.py) says why a person failed."""
+"""The concurrency benchmark (bench/concurrency.py): its line of figures says why a person failed,
+and its worker figures cover every worker process."""
 
-from bench.concurrency import render
+import subprocess
+import time
+
+from bench.concurrency import render, tree
 
 
 def _level(**overrides):
@@ -51,3 +55,22 @@ def test_the_event_streams_opening_follows_the_posts_answer_when_it_was_timed():
 
     assert "POST answered p50/p95 1.00 s / 2.00 s | stream opened p50/p95 1.75 s / 2.05 s | reply at the model" in text
     assert "stream opened" not in render(_level())
+
+
+def test_the_worker_figures_cover_every_worker_process_and_their_children():
+    """Several copies of the worker line (WORKER_PROCESSES) are measured together: the CPU and
+    memory the run prints are those of each process given and of its children."""
+    workers = [subprocess.Popen(["sh", "-c", "sleep 30 & wait"]) for _ in range(2)]
+    try:
+        deadline = time.monotonic() + 5
+        while len(tree(*(worker.pid for worker in workers))) < 4 and time.monotonic() < deadline:
+            time.sleep(0.05)  # each shell starts its child
+        found = tree(*(worker.pid for worker in workers), None)
+    finally:
+        for worker in workers:
+            subprocess.run(["pkill", "-P", str(worker.pid)], check=False)
+            worker.kill()
+            worker.wait()
+
+    assert len(found) == 4
+    assert {worker.pid for worker in workers} <= set(found)
