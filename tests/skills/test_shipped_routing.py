@@ -2541,3 +2541,27 @@ def test_the_forty_fourth_rounds_words(text, expected):
 )
 def test_the_forty_fifth_rounds_words(text, expected):
     assert route(text, CHRISTIAN) == expected
+
+
+@pytest.mark.parametrize(
+    ("text", "expected"),
+    [
+        # Push-ups, skin burnt by the sun, a voice lost, a nodule, a heat pack: the body.
+        ("fiz 50 flexoes hoje", {"health"}),
+        ("to com a pele toda queimada do sol", {"health"}),
+        ("acordei rouca e to sem voz", {"health"}),
+        ("o medico achou um nodulo na tireoide", {"health"}),
+        # Forgotten by God, an impostor: feelings.
+        ("as vezes sinto que deus me esqueceu", {"counselor", "spiritual"}),
+        ("I feel like a fraud at my new job", {"counselor", "professional"}),
+        # A procession is faith; Patrocínio is a town, no sponsor.
+        ("amanha tem procissao de Corpus Christi", {"spiritual"}),
+        ("vai chover em Patrocinio essa semana?", {"general"}),
+        # An LLC, a sponsor, walking dogs, a pet-grooming shop: work.
+        ("do I need an LLC to sell my cakes?", {"professional"}),
+        ("consegui um patrocinador pro meu time de futsal", {"professional"}),
+        ("sou passeador de caes e quero mais clientes", {"professional"}),
+    ],
+)
+def test_the_forty_sixth_rounds_words(text, expected):
+    assert route(text, CHRISTIAN) == expected
