@@ -340,7 +340,7 @@ _LOOKS_UP = re.compile(_phrases_regex(LOOKS_UP).pattern + "|" + _LOOKS_UP_SHAPE.
 # "me indica uma série"): leisure asked for starts afresh, like a question about the world.
 _ASKS_FOR_LEISURE = re.compile(
     r"(?<!\w)(?:suggest|recommend|recomenda|recomende|indica|indique|sugere|sugira|recomienda|recomiendame|"
-    r"sugiere|sugiereme)(?!\w)(?:\W+[\w'-]+){0,4}?\W+(?:movie|movies|film|films|filme|filmes|serie|series|"
+    r"recomiendas|recomendas|sugiere|sugiereme|sugieres)(?!\w)(?:\W+[\w'-]+){0,4}?\W+(?:movie|movies|film|films|filme|filmes|serie|series|"
     r"show|shows|book|books|livro|livros|musica|musicas|song|songs|podcast|pelicula|peliculas|libro|libros|"
     r"game|games|jogo|jogos|anime|novela|novelas)(?!\w)"
 )

@@ -190,6 +190,8 @@ ABOUT_THE_WORLD: tuple[str, ...] = (
     "quem inventou", "quem criou", "quem fundou", "quem descobriu", "quem foi o", "quem foi a",
     "quem foram os", "who invented", "who founded", "who discovered", "who was the", "who were the",
     "quien invento", "quien fundo", "quien fue el", "quien fue la",
+    # Who led a team or a country then ("¿quién dirigía la selección en el 78?").
+    "quien dirigia", "who coached",
     # When something first appeared ("when was the first ATM installed?").
     "when was the first", "when were the first", "when did the first", "quando surgiu o",
     "quando surgiu a", "quando inventaram", "quando foi inventado", "quando foi inventada",

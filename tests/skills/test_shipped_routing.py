@@ -587,6 +587,8 @@ def test_the_seventh_blind_rounds_classes(text, expected):
         ("minha fatura veio alta", "quem inventou o cartão de crédito?", ["general"]),
         ("tô exausta do plantão", "kkk sabe qual o maior rio do mundo?", ["general"]),
         ("meu chefe me sobrecarrega", "can you recommend a good series for tonight?", ["general"]),
+        ("la plata se me está acabando", "¿me recomiendas una película para esta noche?", ["general"]),
+        ("me siento re solo", "che, ¿quién dirigía la selección en el 78?", ["general"]),
         # ... but one of the user's own life, or one referring back, goes on with it.
         ("gastei 300 no mercado", "e quantos reais eu gastei de uber?", ["finance"]),
         ("tô ansiosa com as dívidas", "e quantas parcelas ainda tenho disso?", ["counselor", "finance"]),
@@ -2564,4 +2566,36 @@ def test_the_forty_fifth_rounds_words(text, expected):
     ],
 )
 def test_the_forty_sixth_rounds_words(text, expected):
+    assert route(text, CHRISTIAN) == expected
+
+
+@pytest.mark.parametrize(
+    ("text", "expected"),
+    [
+        # A tendinitis, athlete's foot, a swollen foot, a sting, a statin, hearing aids: the body.
+        ("to com tendinite no ombro de tanto lavar roupa", {"health"}),
+        ("to com uma frieira no pé q não sara", {"health"}),
+        ("desci do avião com o pé inchado", {"health"}),
+        ("got stung by a wasp on my eyelid", {"health"}),
+        ("o médico trocou a sinvastatina por outra", {"health"}),
+        ("el PAMI no me cubre los audífonos", {"health"}),
+        # Takings, the animal game, a utility's bill named by its company: money. The company
+        # as an employer is not a bill.
+        ("hj faturei 1.900 na feira", {"finance"}),
+        ("ganhei 300 no jogo do bicho ontem", {"finance"}),
+        ("a conta da equatorial veio 412", {"finance"}),
+        ("me aposentei depois de 35 anos de Cemig", {"professional"}),
+        # A sign-language interpreter, a funeral director, a tour guide: work, not grief.
+        ("sou intérprete de libras numa faculdade", {"professional"}),
+        ("I'm a funeral director in Bristol", {"professional"}),
+        ("soy guía de turismo en Cusco", {"professional"}),
+        # A votive candle, a gurdwara, a mother of saint: faith, and no parent.
+        ("le prendí una veladora a San Judas Tadeo", {"spiritual"}),
+        ("went to the gurdwara and did seva in the langar", {"spiritual"}),
+        ("minha mãe de santo disse q preciso fazer minha feitura", {"spiritual"}),
+        # A patron saint asked about is trivia (holdout-104), no faith of the user's.
+        ("qual santo é o padroeiro dos cozinheiros?", {"general"}),
+    ],
+)
+def test_the_forty_seventh_rounds_words(text, expected):
     assert route(text, CHRISTIAN) == expected
