@@ -2599,3 +2599,33 @@ def test_the_forty_sixth_rounds_words(text, expected):
 )
 def test_the_forty_seventh_rounds_words(text, expected):
     assert route(text, CHRISTIAN) == expected
+
+
+@pytest.mark.parametrize(
+    ("text", "expected"),
+    [
+        # A pimple, a mouth ulcer, quitting smoking, wrists gone numb: the body, not a feeling.
+        ("nasceu uma espinha gigante na testa", {"health"}),
+        ("to com uma afta enorme embaixo da lingua", {"health"}),
+        ("quit smoking 3 weeks ago and can't stop snacking", {"health"}),
+        ("my wrists go numb at night", {"health"}),
+        ("I just go numb when he yells at me", {"counselor"}),
+        # A scratch card, a tithe paid, a clinic's quote, a card declined: money.
+        ("ganhei 500 na raspadinha", {"finance"}),
+        ("dizimei 250 hj no culto", {"finance", "spiritual"}),
+        ("my fuel card got declined at the gas station", {"finance"}),
+        # A night watchman, a sugarcane cutter, a trucker's dispatcher: work.
+        ("sou vigia noturno num galpão", {"professional"}),
+        ("sou cortador de cana em Sertãozinho", {"professional"}),
+        ("my dispatcher wants me to skip my reset", {"professional"}),
+        # A Jehovah's Witness, a convert to Islam, Saints Cosmas and Damian: faith.
+        ("sou Testemunha de Jeová", {"spiritual"}),
+        ("me reverti ao islã faz 1 ano", {"spiritual"}),
+        ("amanhã é dia de Cosme e Damião, vou distribuir doce", {"spiritual"}),
+        # Chilean children are one's own; a puppy ("filhote") is no child.
+        ("mis cabros chicos no me hacen caso", {"relationships"}),
+        ("adotei um filhote de vira-lata ontem", {"general"}),
+    ],
+)
+def test_the_forty_eighth_rounds_words(text, expected):
+    assert route(text, CHRISTIAN) == expected
