@@ -2629,3 +2629,35 @@ def test_the_forty_seventh_rounds_words(text, expected):
 )
 def test_the_forty_eighth_rounds_words(text, expected):
     assert route(text, CHRISTIAN) == expected
+
+
+@pytest.mark.parametrize(
+    ("text", "expected"),
+    [
+        # Psoriasis, dialysis, gout, a kidney stone, endometriosis, a medicine by name: the body.
+        ("minha psoríase atacou de novo no cotovelo", {"health"}),
+        ("faço hemodiálise 3x por semana", {"health"}),
+        ("y'all my gout's flarin' up again", {"health"}),
+        ("me salió una piedra en el riñón de 4 milímetros", {"health"}),
+        ("having an endo flare again today", {"health"}),
+        ("to com uma rouquidão q não passa faz 3 semanas", {"health"}),
+        # A nurse's job in Spanish is work, not a sickness ("enfermo").
+        ("hoy empecé de enfermero en Río Piedras", {"professional"}),
+        # A loan shark, a card machine's fee: money.
+        ("peguei 2 mil com um agiota e agora ele ta me ameaçando", {"finance"}),
+        ("qual maquininha cobra menos taxa?", {"finance"}),
+        # A school cook, gold panning, a foreman, sheep shearing: work.
+        ("sou merendeira numa escola estadual", {"professional"}),
+        ("trabalho no garimpo faz 10 anos", {"professional"}),
+        ("el capataz me grita delante de todos", {"professional"}),
+        ("shearing season's kicked off down in Southland", {"professional"}),
+        # Buddhism, Shabbat, a catechist, the prodigal son (a parable, no son): faith.
+        ("pratico meditação budista faz 2 anos", {"spiritual"}),
+        ("sexta vou fazer meu primeiro jantar de Shabat", {"spiritual"}),
+        ("me ajuda a explicar a parábola do filho pródigo?", {"spiritual"}),
+        # Nothing gives pleasure any more: a feeling.
+        ("nada mais me dá prazer, nem o futebol de domingo", {"counselor"}),
+    ],
+)
+def test_the_forty_ninth_rounds_words(text, expected):
+    assert route(text, CHRISTIAN) == expected
