@@ -93,7 +93,15 @@ from itertools import accumulate
 from typing import NamedTuple
 
 from lifeassistant.text import normalize
-from skills.domain import COMPANION_SKILLS, EARNED_FROM, LEDGER_SKILLS, OWN_BODY_SKILLS, OWN_LIFE_SKILLS, PEOPLE_SKILLS, SkillDefinition
+from skills.domain import (
+    COMPANION_SKILLS,
+    EARNED_FROM,
+    LEDGER_SKILLS,
+    OWN_BODY_SKILLS,
+    OWN_LIFE_SKILLS,
+    PEOPLE_SKILLS,
+    SkillDefinition,
+)
 from skills.opinion import LearnedOpinion
 
 MAX_PATTERN_LENGTH = 100
@@ -606,6 +614,9 @@ _RELATIVES_BODY = re.compile(
     r"|(?<!\w)(?:que|qual|quais|what|which)\s+((?:[\w'-]+\s+){1,2}(?:(?:ele|ela|eles|elas|he|she|they)\s+"
     r"(?:pode|podem|deve|devem|can|should|puede|debe)|(?:can|should)\s+(?:he|she|they))(?!\w)"
     + _span_words(RELATIVE_WORDS) + ")"
+    # ... or what the user got them, in English ("bought him tylenol and juice, $23"), as "le
+    # compré" above. Last, so the groups above keep their numbers.
+    r"|(?<!\w)(?:bought|got|picked up|grabbed)\s+(?:him|her|them)\s+([\w'-]+" + _span_words(4) + ")"
 )
 
 
@@ -637,13 +648,17 @@ def close_one_spans(normalized: str) -> tuple[list[tuple[int, int]], list[tuple[
 
 # What a spending look-up names is the ledger's category, not the user's body: "quanto gastei
 # com academia no ano passado?", "how much did I spend on the pharmacy?", "¿cuánto gasté en el
-# médico?" ask the accounts alone (docs/skills.md, round 31). Up to three words after the
+# médico?", "e quanto foi mesmo o dentista?" ask the accounts alone (docs/skills.md, rounds 31
+# and 50). A tithe looked up is not: two writers labelled it both ways, and the faith is kept. Up to three words after the
 # category's preposition, so a feeling said later is still heard.
 _LOOKED_UP_CATEGORY = re.compile(
     r"(?<!\w)(?:quanto|quanta|qnto|qto|qnt|how much|cuanto|cuanta)\s+(?:(?:eu|i|yo|ja|que|q|already)\s+)*"
-    r"(?:gastei|gastamos|gasto|gaste|spent|spend|did i spend|have i spent|do i spend|he gastado|hemos gastado|paguei|pague)"
+    r"(?:gastei|gastamos|gasto|gaste|spent|spend|did i spend|have i spent|do i spend|he gastado|hemos gastado|paguei|pague"
+    # ... what was given ("quanto já dei de dízimo?"), and what a thing cost, asked again ("e
+    # quanto foi mesmo o dentista?", "quanto saiu a consulta?").
+    r"|dei|doei|demos|did i give|have i given|di|he dado|foi|custou|saiu)(?:\s+mesmo)?"
     r"(?:\s+(?:esse|este|this|no|na|el|la|em|in)\s+(?:mes|ano|semana|month|year|week))?"
-    r"\s+(?:com|de|em|no|na|nos|nas|on|in|for|at|en|con|el|la|the)\b"
+    r"\s+(?:com|de|em|no|na|nos|nas|on|in|for|at|en|con|el|la|the|o|a|os|as)\b"
     # Calories burned are the body's: "quanto gasto de caloria numa caminhada?".
     r"(?!\s+(?:de\s+)?(?:caloria|calorias|kcal|energia|calories|calorie|energy)(?!\w))"
     r"((?:\s+(?!(?:e|and|y|mas|but|pero)(?!\w))[\w'-]+){1,3})"

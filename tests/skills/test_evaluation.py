@@ -266,7 +266,8 @@ def test_the_learned_opinion_lifts_the_labelled_sets_together():
      ("routing-holdout-107.jsonl", 0.65), ("routing-holdout-108.jsonl", 0.86),
      ("routing-holdout-109.jsonl", 0.52), ("routing-holdout-110.jsonl", 0.83),
      ("routing-holdout-111.jsonl", 0.59), ("routing-holdout-112.jsonl", 0.88),
-     ("routing-holdout-113.jsonl", 0.57), ("routing-holdout-114.jsonl", 0.80)]
+     ("routing-holdout-113.jsonl", 0.57), ("routing-holdout-114.jsonl", 0.80),
+     ("routing-holdout-115.jsonl", 0.93), ("routing-holdout-116.jsonl", 0.935)]
 )
 def test_the_shipped_skills_route_the_later_dev_sets_above_their_floor(name, floor):
     """All written blind (68.7%, 78.0%, 65.7%, 69.3%, 79.1%, 80.6%, 68.9%, 79.1%, 88.2%, 84.0%, 84.7%,
@@ -309,7 +310,10 @@ def test_the_shipped_skills_route_the_later_dev_sets_above_their_floor(name, flo
     (conversations of a school cook, a garimpeiro, a hospital cleaner, a man on dialysis, a Buddhist,
     a Kenyan matatu conductor, a Jamaican higgler, a New Zealand shearer, a Bolivian miner) and -114,
     written blind after round 48 and scored once, 51.7% and 74.7% with the opinion, then read for
-    round 49's words); now floors, of the patterns alone (the learned opinion is measured below)
+    round 49's words; holdout-115 (conversations of a retiree with a payroll loan, a lunchbox seller,
+    a freelance designer, a woman divorcing, a laid-off tech worker, a Chilean shopper) and -116,
+    written blind after round 49 from docs/routing-labelling.md alone and scored once, 91.2% and
+    94.0% with the opinion, then read for round 50's words); now floors, of the patterns alone (the learned opinion is measured below)
     against regressions. holdout-34 labels a look-back narrowing (a turn that fires one of
     two topics kept drops the other) that the earlier sets do not, hence its low floor. dev-3, dev-6 and dev-8 label a quarrel alone relationships only, which
     now also brings the counselor, and dev-3, dev-10, dev-11 and holdout-3 label a relative in

@@ -2661,3 +2661,30 @@ def test_the_forty_eighth_rounds_words(text, expected):
 )
 def test_the_forty_ninth_rounds_words(text, expected):
     assert route(text, CHRISTIAN) == expected
+
+
+@pytest.mark.parametrize(
+    ("text", "expected"),
+    [
+        # Lunchboxes or sweets sold by the dozen are a small business; the takings are money.
+        ("vendi 30 marmitas essa semana, entrou 450", {"finance", "professional"}),
+        ("tô vendendo brigadeiro na porta da escola", {"professional"}),
+        # A year without a drink is the body's.
+        ("hj fiz 1 ano sem beber", {"health"}),
+        # A home sold is money; what a thing cost, asked again, is the ledger's, not the body's.
+        ("a gente vai ter q vender o apê", {"finance"}),
+        ("quanto foi mesmo o dentista?", {"finance"}),
+        ("quanto foi o jogo ontem?", {"general"}),
+        # A salary expectation in Spanish is the career's, not money received.
+        ("¿qué respondo si me preguntan mi pretensión salarial?", {"professional"}),
+        # Not knowing what to do any more, as typed; strength asked for to bear a job.
+        ("meu filho tirou nota baixa de novo e eu nao sei mais o q fazer", {"counselor", "relationships"}),
+        ("peço a deus q me dê forças pra aguentar esse emprego", {"counselor", "professional", "spiritual"}),
+        # A purpose lost is faith's question too.
+        ("perdi meu propósito de vida", {"spiritual"}),
+        # A medicine bought for him is his, not the user's body.
+        ("bought him cough syrup, $12", {"finance"}),
+    ],
+)
+def test_the_fiftieth_rounds_words(text, expected):
+    assert route(text, CHRISTIAN) == expected
