@@ -290,7 +290,9 @@ _RETURNS_TO = re.compile(
     r"|(?:voltando|volviendo|going back|getting back|back)\s+(?:ao|pro|al|to the)\s+(?:assunto|tema|topic|subject)(?!\w)"
     # ... or opening the message with what it goes back to, then a comma ("Voltando ao grupo de
     # oração, como faço...", "volviendo a lo del trabajo: ..."); going home is no subject.
-    r"|(?:voltando|volviendo)\s+(?:ao|a|as|aos|pro|pra|al|a la|a lo)\s+(?!casa\W|home\W)[^,.:;!?]{1,40}[,:])"
+    r"|(?:voltando|volviendo)\s+(?:ao|a|as|aos|pro|pra|al|a la|a lo)\s+(?!casa\W|home\W)[^,.:;!?]{1,40}[,:]"
+    # ... or the return said bare, after an opening word ("enfim, voltando, meu supervisor...").
+    r"|(?:(?:enfim|bom|bem|entao|mas|ok|pero|bueno|ya|so|anyway)\W+)+(?:voltando|volviendo)\s*[,:])"
 )
 _CLOSES_A_VENT = re.compile(_phrases_regex(CLOSES_A_VENT).pattern + r"\W+\w+\W+\w+")
 # Dropping the subject just spoken of, then going on to another in the same message ("não
@@ -314,7 +316,7 @@ _LOOKS_UP_SHAPE = re.compile(
     # nights do I have to lie awake?", "¿cuánto más tengo que aguantar?").
     r"\W+(?:(?!(?:tempo|time|tiempo|mais|more|mas|longer|dias|days|noites|nights|noches|vezes|times|veces)\W)[\w']+\W+){0,3}?"
     r"(?:devo|tenho|temos|gastei|gastamos|paguei|recebi|ganhei|guardei|juntei|economizei|gastando|pagando|devendo|"
-    r"ganhando|recebendo|owe|have|spent|paid|earned|spending|made|"
+    r"ganhando|recebendo|owe|have|spent|paid|earned|spending|made|fiz|faturei|fizemos|hice|"
     r"saved|tengo|tenemos|debo|llevo|gaste|pague|gane|ahorre|ahorrado|"
     # ... or what the body did, recorded ("quantos passos eu andei hoje?", "¿cuántos pasos caminé?").
     r"andei|caminhei|corri|dormi|bebi|tomei|comi|nadei|pedalei|walked|ran|slept|drank|ate|swam|camine|dormi|corri|bebi|tome|nade|"

@@ -422,6 +422,10 @@ def test_an_explicit_skill_does_not_combine_with_inertia():
         ("sí, ponlo en comida", Cue.BARE_ANSWER),
         # "outra coisa," opening a message announces a new subject too.
         ("outra coisa, quanto tá a conta de luz?", Cue.CHANGES_TOPIC),
+        # A return said bare ("enfim, voltando,"), and takings looked up ("quanto eu já fiz?").
+        ("enfim, voltando, meu supervisor quer a entrega sexta", Cue.CHANGES_TOPIC),
+        ("voltando pra casa agora", Cue.NONE),
+        ("quanto eu ja fiz essa semana?", Cue.LOOKS_UP),
     ],
 )
 def test_topic_cue_reads_back_references_and_announced_changes_as_whole_words(text, cue):

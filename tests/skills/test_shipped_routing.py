@@ -2688,3 +2688,25 @@ def test_the_forty_ninth_rounds_words(text, expected):
 )
 def test_the_fiftieth_rounds_words(text, expected):
     assert route(text, CHRISTIAN) == expected
+
+
+@pytest.mark.parametrize(
+    ("text", "expected"),
+    [
+        # A weight lost said with its kilos glued on ("4kg desde"): "kg de" (a purchase) is a whole word.
+        ("perdi 4kg desde janeiro", {"health"}),
+        ("comprei 2kg de carne", {"finance"}),
+        # An offering given at church is money too.
+        ("queria dar uma oferta maior no culto esse mês", {"finance", "spiritual"}),
+        # More work without a raise is the career's complaint, not money received.
+        ("mi jefa me quiere dar más responsabilidades sin subirme el sueldo", {"professional"}),
+        # Uncomfortable, said as a feeling.
+        ("it's making me really uncomfortable", {"counselor"}),
+        # The kids as the North-East says it.
+        ("tinha marcado de levar os menino na praia", {"relationships"}),
+        # A colleague who took one's project is work.
+        ("a colega do setor pegou meu projeto e apresentou como se fosse dela", {"professional"}),
+    ],
+)
+def test_the_fifty_first_rounds_words(text, expected):
+    assert route(text, CHRISTIAN) == expected
