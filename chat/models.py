@@ -34,6 +34,9 @@ class Conversation(models.Model):
     active_skills = models.JSONField(default=list, blank=True)
     skills_detected_at = models.DateTimeField(null=True, blank=True)
     messages_since_detection = models.PositiveIntegerField(default=0)
+    # Per active skill, in order, the messages since it last fired (empty: all fired last): a
+    # topic carried along by combinations lapses by it (skills.inertia, "Lapse").
+    skills_quiet_for = models.JSONField(default=list, blank=True)
     # The language of its latest user message that had a detectable one: a short message
     # ("ok", "gastei 50") keeps it.
     language = models.CharField(max_length=8, blank=True)
@@ -70,7 +73,9 @@ class Conversation(models.Model):
 
 
 # Written only by the message service, under the conversation's lock (chat/services.py).
-SERVICE_FIELDS = frozenset({"active_skills", "skills_detected_at", "messages_since_detection", "has_documents"})
+SERVICE_FIELDS = frozenset(
+    {"active_skills", "skills_detected_at", "messages_since_detection", "skills_quiet_for", "has_documents"}
+)
 
 
 class Prompt(models.Model):

@@ -54,7 +54,7 @@ class Preview:
 def build_preview(message: str, preferences: dict[str, bool]) -> Preview:
     """Run the real planner (saved skills, no inertia, no router) on ``message``."""
     fresh_conversation = SimpleNamespace(
-        active_skills=[], skills_detected_at=None, messages_since_detection=0
+        active_skills=[], skills_detected_at=None, messages_since_detection=0, skills_quiet_for=[]
     )
     plan = plan_skills(conversation=fresh_conversation, text=message, preferences=preferences)
     matched = dict(plan.decision.matched) if plan.decision else {}

@@ -9,10 +9,11 @@ The decision for each user message, in order:
 3. Otherwise, if triggers fired, those skills are active. If skills of an earlier
    detection are still under inertia (see 4) and the message goes on with their topic
    (see "Combination" below), the fired skills JOIN them, reason ``combined``; else
-   they REPLACE them, reason ``trigger``. Either way the inertia count restarts for
-   every active skill.
+   they REPLACE them, reason ``trigger``. Either way the inertia count restarts; a skill
+   kept along without firing goes on counting its own messages (see "Lapse").
 4. Otherwise the skills of the previous detection stay active while fewer than
-   ``inertia_messages`` messages have passed without a detection; reason ``inertia``.
+   ``inertia_messages`` messages have passed without a detection, and each of them fired
+   within the last ``inertia_messages`` messages; reason ``inertia``.
 5. Otherwise ``routed`` (a skill chosen by an LLM router), reason ``router``; or the
    fallback skill ``general``, reason ``fallback``. Neither counts as a detection: the
    state keeps only ``general``, so the next quiet message asks again.
@@ -20,6 +21,13 @@ The decision for each user message, in order:
 What "inertia of 5 messages" means: message 1 triggers finance; messages 2, 3, 4, 5
 and 6 fire nothing and keep finance (``messages_since_detection`` goes 1..5); message
 7 fires nothing and falls back to ``general``. ``inertia_messages=0`` disables inertia.
+
+Lapse (docs/routing-labelling.md: "after about 5 messages without the topic coming back, an
+old topic no longer holds"): each active skill counts the messages since it last fired
+(:attr:`InertiaState.quiet_for`), and one that has gone ``inertia_messages`` messages without
+firing is no longer kept, even while the others it was combined with go on firing. "to meio pra
+baixo hj" then six messages of bills that go on with "e…" keep the counselor for five of them;
+the sixth is finance alone. A feeling said again starts its count afresh.
 
 Combination (docs/specification.md, skills architecture §5.3 "substitui ou combina", §6.2)
 ------------------------------------------------------------------------------------------
@@ -110,7 +118,7 @@ uma série boa" after venting about work is general).
 
 import re
 from collections.abc import Collection, Iterable, Mapping, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from datetime import datetime
 from enum import Enum
 
@@ -561,6 +569,13 @@ class InertiaState:
     active_skills: tuple[str, ...]
     last_detected_at: datetime | None
     messages_since_detection: int
+    # Per active skill, in order, the messages since it last fired; empty when every one fired
+    # at the last detection. A skill carried along by combinations lapses by it ("Lapse").
+    quiet_for: tuple[int, ...] = ()
+
+    def quiet(self) -> dict[str, int]:
+        """The messages since each active skill last fired, by name."""
+        return dict(zip(self.active_skills, self.quiet_for or (0,) * len(self.active_skills)))
 
 
 EMPTY_STATE = InertiaState(active_skills=(), last_detected_at=None, messages_since_detection=0)
@@ -654,7 +669,7 @@ def decide(
         triggered = [skill for skill in triggered if skill.name not in EARNED_FROM]
     if triggered:
         if kept and _topics_co_occur(triggered, kept, cue, leaning):
-            return _detection(by_priority({*kept, *triggered}), "combined", matched, now)
+            return _combination(kept, triggered, state, matched, now)
         return _detection(by_priority(triggered), "trigger", matched, now)
 
     if kept and cue is Cue.LOOKS_UP and any(skill.name not in _NOT_LOOKED_UP for skill in kept):
@@ -675,6 +690,7 @@ def decide(
                 active_skills=tuple(skill.name for skill in kept),
                 last_detected_at=state.last_detected_at,
                 messages_since_detection=state.messages_since_detection + 1,
+                quiet_for=tuple(state.quiet().get(skill.name, 0) + 1 for skill in kept),
             ),
         )
 
@@ -713,6 +729,22 @@ def _detection(
             messages_since_detection=0,
         ),
     )
+
+
+def _combination(
+    kept: Sequence[SkillDefinition],
+    triggered: Sequence[SkillDefinition],
+    state: InertiaState,
+    matched: dict[str, tuple[str, ...]],
+    now: datetime,
+) -> Decision:
+    """The fired skills joined to the kept ones: a detection whose kept skills go on counting
+    the messages since they last fired (see "Lapse")."""
+    fired = {skill.name for skill in triggered}
+    quiet = state.quiet()
+    decision = _detection(by_priority({*kept, *triggered}), "combined", matched, now)
+    quiet_for = tuple(0 if name in fired else quiet.get(name, 0) + 1 for name in decision.state.active_skills)
+    return replace(decision, state=replace(decision.state, quiet_for=quiet_for if any(quiet_for) else ()))
 
 
 def _topics_co_occur(
@@ -781,8 +813,12 @@ def _kept_by_inertia(
         return ()
     if set(state.active_skills) <= {FALLBACK_SKILL}:
         return ()
+    quiet = state.quiet()
     return by_priority(
-        allowed[name] for name in state.active_skills if name in allowed and name not in set_aside
+        allowed[name]
+        for name in state.active_skills
+        # A skill carried along by combinations lapses as one kept alone would ("Lapse").
+        if name in allowed and name not in set_aside and quiet[name] < inertia_messages
     )
 
 

@@ -40,6 +40,7 @@ class InertiaHolder(Protocol):
     active_skills: list[str]
     skills_detected_at: datetime | None
     messages_since_detection: int
+    skills_quiet_for: list[int]
 
 
 @dataclass(frozen=True)
@@ -127,7 +128,8 @@ class SkillPlan:
         conversation.active_skills = list(state.active_skills)
         conversation.skills_detected_at = state.last_detected_at
         conversation.messages_since_detection = state.messages_since_detection
-        return ["active_skills", "skills_detected_at", "messages_since_detection"]
+        conversation.skills_quiet_for = list(state.quiet_for)
+        return ["active_skills", "skills_detected_at", "messages_since_detection", "skills_quiet_for"]
 
 
 def plan_skills(
@@ -220,6 +222,7 @@ def _decide(
         active_skills=tuple(conversation.active_skills or ()),
         last_detected_at=conversation.skills_detected_at,
         messages_since_detection=conversation.messages_since_detection,
+        quiet_for=tuple(conversation.skills_quiet_for or ()),
     )
     reading = catalog.matcher.reading(text)
     return decide(
