@@ -2710,3 +2710,27 @@ def test_the_fiftieth_rounds_words(text, expected):
 )
 def test_the_fifty_first_rounds_words(text, expected):
     assert route(text, CHRISTIAN) == expected
+
+
+@pytest.mark.parametrize(
+    ("text", "expected"),
+    [
+        # Not coping, said plainly; tired of being the one everyone leans on.
+        ("as vezes sinto q nao vou dar conta", {"counselor"}),
+        ("I'm tired of being the one who fixes everything", {"counselor"}),
+        # A blessing said as thanks in English is courtesy; the divine felt in meditation is faith.
+        ("thank you, God bless", {"general"}),
+        ("meditei hj e me senti conectada com o divino", {"spiritual"}),
+        # A party quoted at a sum, a cost carried, are money.
+        ("o churrasco ta orçado em 2 mil", {"finance"}),
+        ("to bancando a reforma do banheiro", {"finance"}),
+        # A ward sister is the nurse in charge, not a sister.
+        ("the ward sister changed my shift again", {"professional"}),
+        # Medicine wanted as a course is the career's; no appetite is the body's.
+        ("quero medicina na federal", {"professional"}),
+        ("nao tenho fome desde ontem", {"health"}),
+        ("to com enxaqueca e tenho prova da faculdade amanha", {"health", "professional"}),
+    ],
+)
+def test_the_fifty_second_rounds_words(text, expected):
+    assert route(text, CHRISTIAN) == expected
