@@ -325,6 +325,8 @@ _LOOKS_UP_SHAPE = re.compile(
     r"\W+(?:(?!(?:tempo|time|tiempo|mais|more|mas|longer|dias|days|noites|nights|noches|vezes|times|veces)\W)[\w']+\W+){0,3}?"
     r"(?:devo|tenho|temos|gastei|gastamos|paguei|recebi|ganhei|guardei|juntei|economizei|gastando|pagando|devendo|"
     r"ganhando|recebendo|owe|have|spent|paid|earned|spending|made|fiz|faturei|fizemos|hice|"
+    # ... or what a thing costs the user now ("quanto eu gasto de aluguel aqui?", "quanto pago de luz?").
+    r"gasto|pago|ganho|recebo|gano|"
     r"saved|tengo|tenemos|debo|llevo|gaste|pague|gane|ahorre|ahorrado|"
     # ... or what the body did, recorded ("quantos passos eu andei hoje?", "¿cuántos pasos caminé?").
     r"andei|caminhei|corri|dormi|bebi|tomei|comi|nadei|pedalei|walked|ran|slept|drank|ate|swam|camine|dormi|corri|bebi|tome|nade|"

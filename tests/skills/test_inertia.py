@@ -451,6 +451,9 @@ def test_an_explicit_skill_does_not_combine_with_inertia():
         ("enfim, voltando, meu supervisor quer a entrega sexta", Cue.CHANGES_TOPIC),
         ("voltando pra casa agora", Cue.NONE),
         ("quanto eu ja fiz essa semana?", Cue.LOOKS_UP),
+        # What a thing costs the user now is looked up too.
+        ("quanto eu gasto de aluguel hj aqui?", Cue.LOOKS_UP),
+        ("quanto pago de luz por mes?", Cue.LOOKS_UP),
     ],
 )
 def test_topic_cue_reads_back_references_and_announced_changes_as_whole_words(text, cue):

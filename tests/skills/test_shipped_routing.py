@@ -2730,6 +2730,11 @@ def test_the_fifty_first_rounds_words(text, expected):
         ("quero medicina na federal", {"professional"}),
         ("nao tenho fome desde ontem", {"health"}),
         ("to com enxaqueca e tenho prova da faculdade amanha", {"health", "professional"}),
+        # Nightmares that come back; whether a pet goes to heaven; goods sold at a market; a herd.
+        ("tenho pesadelos toda noite desde o assalto", {"counselor"}),
+        ("será q o gato vai pro céu?", {"spiritual"}),
+        ("I sell phone cases at the market on weekends", {"professional"}),
+        ("we might have to sell the herd", {"professional"}),
     ],
 )
 def test_the_fifty_second_rounds_words(text, expected):
