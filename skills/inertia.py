@@ -252,7 +252,7 @@ THIS_TIME_FRAME: tuple[str, ...] = tuple(
     for when in (
         "morning", "afternoon", "evening", "weekend", "week", "month", "year", "summer",
         "winter", "spring", "fall", "semester", "monday", "tuesday", "wednesday",
-        "thursday", "friday", "saturday", "sunday",
+        "thursday", "friday", "saturday", "sunday", "quarter", "fortnight", "term",
     )
 )
 # English "that" joining a clause to a verb ("remind me that Jake's birthday is on the
@@ -318,7 +318,7 @@ _DROPS_THE_SUBJECT = re.compile(_phrases_regex(DROPS_THE_SUBJECT).pattern + r"\s
 # have in savings?", "¿cuánto tengo ahorrado?"), or asking what one of the user's figures was
 # ("qual foi minha média de sono?", "what was my average?"). The phrases above catch the rest.
 _LOOKS_UP_SHAPE = re.compile(
-    r"^\W*(?:(?:ok|e ai|entao|so|bueno|oye|hey)\W+)?"
+    r"^\W*(?:(?:ok|e ai|entao|so|bueno|oye|hey|ah)\W+)?"
     r"(?:(?:quanto|quanta|quantos|quantas|qto|qnto|qnt|qtos|qtas|cuanto|cuanta|cuantos|cuantas|how much|how many)"
     # A figure of the records, not a while to bear ("quanto tempo eu vou aguentar?", "how many
     # nights do I have to lie awake?", "¿cuánto más tengo que aguantar?").
@@ -327,6 +327,8 @@ _LOOKS_UP_SHAPE = re.compile(
     r"ganhando|recebendo|owe|have|spent|paid|earned|spending|made|fiz|faturei|fizemos|hice|"
     # ... or what a thing costs the user now ("quanto eu gasto de aluguel aqui?", "quanto pago de luz?").
     r"gasto|pago|ganho|recebo|gano|"
+    # ... or what came in, was left or was given ("quanto entrou de salário?", "quanto eu dei de oferta?").
+    r"entrou|caiu|sobrou|rendeu|dei|doei|"
     r"saved|tengo|tenemos|debo|llevo|gaste|pague|gane|ahorre|ahorrado|"
     # ... or what the body did, recorded ("quantos passos eu andei hoje?", "¿cuántos pasos caminé?").
     r"andei|caminhei|corri|dormi|bebi|tomei|comi|nadei|pedalei|walked|ran|slept|drank|ate|swam|camine|dormi|corri|bebi|tome|nade|"

@@ -454,6 +454,10 @@ def test_an_explicit_skill_does_not_combine_with_inertia():
         # What a thing costs the user now is looked up too.
         ("quanto eu gasto de aluguel hj aqui?", Cue.LOOKS_UP),
         ("quanto pago de luz por mes?", Cue.LOOKS_UP),
+        # ... and what came in or was given, also after "ah,"; "this quarter" is a time frame, no back-reference.
+        ("quanto entrou de salario esse mes?", Cue.LOOKS_UP),
+        ("ah, quanto eu dei de oferta esse mes?", Cue.LOOKS_UP),
+        ("how much have I received this quarter?", Cue.LOOKS_UP),
     ],
 )
 def test_topic_cue_reads_back_references_and_announced_changes_as_whole_words(text, cue):

@@ -2739,3 +2739,21 @@ def test_the_fifty_first_rounds_words(text, expected):
 )
 def test_the_fifty_second_rounds_words(text, expected):
     assert route(text, CHRISTIAN) == expected
+
+
+@pytest.mark.parametrize(
+    ("text", "expected"),
+    [
+        # Burnt out, as Spain says it.
+        ("estoy quemadísima con el curro", {"counselor", "professional"}),
+        # A parable asked about is faith's, the prodigal son's too.
+        ("o q significa a parábola do filho pródigo?", {"spiritual"}),
+        # An instalment weighed, a thing too dear, the off-season allowance, a savings circle: money.
+        ("to pensando se parcelo o sofá", {"finance"}),
+        ("a dieta ta cara demais", {"finance", "health"}),
+        ("so to recebendo o seguro defeso", {"finance", "professional"}),
+        ("entré a una tanda de 500 semanales", {"finance"}),
+    ],
+)
+def test_the_fifty_third_rounds_words(text, expected):
+    assert route(text, CHRISTIAN) == expected
