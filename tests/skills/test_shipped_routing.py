@@ -2757,3 +2757,29 @@ def test_the_fifty_second_rounds_words(text, expected):
 )
 def test_the_fifty_third_rounds_words(text, expected):
     assert route(text, CHRISTIAN) == expected
+
+
+@pytest.mark.parametrize(
+    ("text", "expected"),
+    [
+        # February in Spanish is no fever.
+        ("¿y cuánto gasté en febrero?", {"finance"}),
+        # Mass gone to and a tithe given are faith's; a youth group led at church is no job.
+        ("mass was beautiful today", {"spiritual"}),
+        ("tithed $150 this Sunday", {"finance", "spiritual"}),
+        ("sou lider de jovens na igreja", {"spiritual"}),
+        # A salary being negotiated is the career's, not money received.
+        ("negotiating my salary on Friday", {"professional"}),
+        # A day worked, cosmetics resold, sales looked up: work, and the sum the ledger's.
+        ("trampei 14h hj", {"professional"}),
+        ("vendo avon aqui no bairro", {"professional"}),
+        ("quanto recebi de vendas no mes passado?", {"finance"}),
+        # The ICU worked in is a workplace; a break-up weighed; a party too dear; feeling like rubbish.
+        ("mais um plantao na uti hoje", {"professional"}),
+        ("to pensando em terminar com ele", {"relationships"}),
+        ("a festa ta mt cara", {"finance"}),
+        ("feel like absolute rubbish today", {"counselor"}),
+    ],
+)
+def test_the_fifty_fourth_rounds_words(text, expected):
+    assert route(text, CHRISTIAN) == expected
