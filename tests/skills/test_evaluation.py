@@ -271,7 +271,8 @@ def test_the_learned_opinion_lifts_the_labelled_sets_together():
      ("routing-holdout-117.jsonl", 0.84), ("routing-holdout-118.jsonl", 0.94),
      ("routing-holdout-119.jsonl", 0.64), ("routing-holdout-120.jsonl", 0.915),
      ("routing-holdout-121.jsonl", 0.67), ("routing-holdout-122.jsonl", 0.93),
-     ("routing-holdout-123.jsonl", 0.85), ("routing-holdout-124.jsonl", 0.925)]
+     ("routing-holdout-123.jsonl", 0.85), ("routing-holdout-124.jsonl", 0.925),
+     ("routing-holdout-125.jsonl", 0.86), ("routing-holdout-126.jsonl", 0.945)]
 )
 def test_the_shipped_skills_route_the_later_dev_sets_above_their_floor(name, floor):
     """All written blind (68.7%, 78.0%, 65.7%, 69.3%, 79.1%, 80.6%, 68.9%, 79.1%, 88.2%, 84.0%, 84.7%,
@@ -330,7 +331,10 @@ def test_the_shipped_skills_route_the_later_dev_sets_above_their_floor(name, flo
     the opinion, then read for round 53's words; holdout-123 (conversations of a cashier in her first
     job, an Avon seller, a youth leader at church, a nursing student with a FIES debt, an ICU nurse, a
     Mexican taquero) and -124, written the same way after round 53 and scored once, 85.8% and 89.3%
-    with the opinion, then read for round 54's words);
+    with the opinion, then read for round 54's words; holdout-125 (conversations of a woman with lupus,
+    a grandfather scammed over Pix, a gym instructor with a knee injury, a social worker at a CRAS, a
+    spiritist, a Nigerian selling shawarma) and -126, written the same way after round 54 and scored
+    once, 76.0% and 95.3% with the opinion, then read for round 55's words);
     now floors, of the patterns alone (the learned opinion is measured below)
     against regressions. holdout-34 labels a look-back narrowing (a turn that fires one of
     two topics kept drops the other) that the earlier sets do not, hence its low floor. dev-3, dev-6 and dev-8 label a quarrel alone relationships only, which

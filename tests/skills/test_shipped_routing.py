@@ -2783,3 +2783,27 @@ def test_the_fifty_third_rounds_words(text, expected):
 )
 def test_the_fifty_fourth_rounds_words(text, expected):
     assert route(text, CHRISTIAN) == expected
+
+
+@pytest.mark.parametrize(
+    ("text", "expected"),
+    [
+        # A head that will not stop, everything that could go wrong, feeling trapped: feelings.
+        ("minha cabeça nao para", {"counselor"}),
+        ("fico pensando em tudo q pode dar errado", {"counselor"}),
+        ("to me sentindo presa nesse casamento", {"counselor", "relationships"}),
+        # A rheumatologist's dose and being dizzy are the body's.
+        ("minha reumato aumentou a dose", {"health"}),
+        # A social worker, a gym instructor, a ride-hailing side job, food sold on weekends: work.
+        ("sou assistente social no CRAS", {"professional"}),
+        ("a assistente social vem fazer a visita", {"general"}),
+        ("sou instrutor de autoescola", {"professional"}),
+        ("i started selling shawarma on weekends", {"professional"}),
+        # Vibrations asked for someone are the spiritist's prayer; a repair's cost; naira counted.
+        ("quero pedir vibraçoes pra minha tia", {"relationships", "spiritual"}),
+        ("o conserto vai sair 2.300", {"finance"}),
+        ("made 45k naira this weekend", {"finance"}),
+    ],
+)
+def test_the_fifty_fifth_rounds_words(text, expected):
+    assert route(text, CHRISTIAN) == expected
