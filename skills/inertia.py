@@ -578,8 +578,10 @@ class InertiaState:
     quiet_for: tuple[int, ...] = ()
 
     def quiet(self) -> dict[str, int]:
-        """The messages since each active skill last fired, by name."""
-        return dict(zip(self.active_skills, self.quiet_for or (0,) * len(self.active_skills)))
+        """The messages since each active skill last fired, by name; 0 for one without a count
+        (every skill fired at the last detection, or a state written before the counts were)."""
+        counts = self.quiet_for
+        return {name: counts[index] if index < len(counts) else 0 for index, name in enumerate(self.active_skills)}
 
 
 EMPTY_STATE = InertiaState(active_skills=(), last_detected_at=None, messages_since_detection=0)
