@@ -35,8 +35,10 @@ class Conversation(models.Model):
     skills_detected_at = models.DateTimeField(null=True, blank=True)
     messages_since_detection = models.PositiveIntegerField(default=0)
     # Per active skill, in order, the messages since it last fired (empty: all fired last): a
-    # topic carried along by combinations lapses by it (skills.inertia, "Lapse").
-    skills_quiet_for = models.JSONField(default=list, blank=True)
+    # topic carried along by combinations lapses by it (skills.inertia, "Lapse"). The database
+    # default lets a process still running code from before this column insert conversations
+    # during a rolling upgrade (docs/operations.md).
+    skills_quiet_for = models.JSONField(default=list, db_default=[], blank=True)
     # The language of its latest user message that had a detectable one: a short message
     # ("ok", "gastei 50") keeps it.
     language = models.CharField(max_length=8, blank=True)

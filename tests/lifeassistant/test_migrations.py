@@ -100,3 +100,18 @@ def test_conversations_that_hold_documents_are_marked_so() -> None:
 
     assert Current.objects.get(pk=with_documents.pk).has_documents is True
     assert Current.objects.get(pk=without.pk).has_documents is False
+
+
+@pytest.mark.django_db(transaction=True)
+def test_code_from_before_the_quiet_counts_still_starts_conversations_on_a_migrated_database() -> None:
+    # A rolling upgrade migrates first, then restarts processes: until then a process runs the
+    # models of 0016, whose INSERT names no skills_quiet_for (docs/operations.md).
+    call_command("migrate", verbosity=0)
+    apps = MigrationExecutor(connection).loader.project_state([("chat", "0016_message_consent_and_content_access")]).apps
+    User, Conversation = apps.get_model("auth", "User"), apps.get_model("chat", "Conversation")
+
+    old = Conversation.objects.create(owner=User.objects.create(username="old"))
+
+    from chat.models import Conversation as Current
+
+    assert Current.objects.get(pk=old.pk).skills_quiet_for == []
