@@ -257,7 +257,7 @@ def test_the_learned_opinion_lifts_the_labelled_sets_together():
      ("routing-holdout-89.jsonl", 0.98), ("routing-holdout-90.jsonl", 0.935),
      ("routing-holdout-91.jsonl", 0.81), ("routing-holdout-92.jsonl", 0.85),
      ("routing-holdout-93.jsonl", 0.87), ("routing-holdout-94.jsonl", 0.94),
-     ("routing-holdout-95.jsonl", 0.81), ("routing-holdout-96.jsonl", 0.83),
+     ("routing-holdout-95.jsonl", 0.81), ("routing-holdout-96.jsonl", 0.825),
      ("routing-holdout-97.jsonl", 0.965), ("routing-holdout-98.jsonl", 0.91),
      ("routing-holdout-99.jsonl", 0.73), ("routing-holdout-100.jsonl", 0.93),
      ("routing-holdout-101.jsonl", 0.71), ("routing-holdout-102.jsonl", 0.75),
@@ -272,7 +272,8 @@ def test_the_learned_opinion_lifts_the_labelled_sets_together():
      ("routing-holdout-119.jsonl", 0.64), ("routing-holdout-120.jsonl", 0.915),
      ("routing-holdout-121.jsonl", 0.67), ("routing-holdout-122.jsonl", 0.93),
      ("routing-holdout-123.jsonl", 0.85), ("routing-holdout-124.jsonl", 0.925),
-     ("routing-holdout-125.jsonl", 0.86), ("routing-holdout-126.jsonl", 0.945)]
+     ("routing-holdout-125.jsonl", 0.86), ("routing-holdout-126.jsonl", 0.945),
+     ("routing-holdout-129.jsonl", 0.78), ("routing-holdout-130.jsonl", 0.91)]
 )
 def test_the_shipped_skills_route_the_later_dev_sets_above_their_floor(name, floor):
     """All written blind (68.7%, 78.0%, 65.7%, 69.3%, 79.1%, 80.6%, 68.9%, 79.1%, 88.2%, 84.0%, 84.7%,
@@ -334,7 +335,13 @@ def test_the_shipped_skills_route_the_later_dev_sets_above_their_floor(name, flo
     with the opinion, then read for round 54's words; holdout-125 (conversations of a woman with lupus,
     a grandfather scammed over Pix, a gym instructor with a knee injury, a social worker at a CRAS, a
     spiritist, a Nigerian selling shawarma) and -126, written the same way after round 54 and scored
-    once, 76.0% and 95.3% with the opinion, then read for round 55's words);
+    once, 76.0% and 95.3% with the opinion, then read for round 55's words; holdout-129 (conversations
+    of a manicurist working from home, a retired teacher on INSS, a student before the ENEM, a pregnant
+    woman, a delivery rider, a Venezuelan in Boa Vista, a widower, a man in debt to betting apps) and
+    -130, written the same way after round 55 and scored once, 78.8% and 86.7% with the opinion, then
+    read for round 56's words; -129's writer drops a kept domain that a new message does not name
+    where the router keeps it, as -99's did; -96 labels going to university far from home
+    a family matter alone, where since round 56 "fazer faculdade" is also the career's);
     now floors, of the patterns alone (the learned opinion is measured below)
     against regressions. holdout-34 labels a look-back narrowing (a turn that fires one of
     two topics kept drops the other) that the earlier sets do not, hence its low floor. dev-3, dev-6 and dev-8 label a quarrel alone relationships only, which

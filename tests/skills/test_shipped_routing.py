@@ -2807,3 +2807,38 @@ def test_the_fifty_fourth_rounds_words(text, expected):
 )
 def test_the_fifty_fifth_rounds_words(text, expected):
     assert route(text, CHRISTIAN) == expected
+
+
+@pytest.mark.parametrize(
+    ("text", "expected"),
+    [
+        # The 13th salary drawn early, a price in reales, tickets priced, giving to a church weighed.
+        ("vale a pena antecipar o 13?", {"finance"}),
+        ("hoy le mandé 300 reales a mi mamá", {"finance", "relationships"}),
+        ("as passagens pra ir ver ele tao 5 mil", {"finance"}),
+        ("a igreja ta pedindo doacao pra reforma, sera q devo dar?", {"finance", "spiritual"}),
+        # The salary of a job offered is the career's.
+        ("¿cómo negocio mi salario en la oferta?", {"professional"}),
+        # Feeling fat, a first marathon, coeliac disease, an appointment gone to, a fall off a bike.
+        ("to gorda e me odeio", {"counselor", "health"}),
+        ("training for my first marathon in october", {"health"}),
+        ("descobri q sou celiaca", {"health"}),
+        ("gastei 60 de uber pra ir na consulta", {"finance", "health"}),
+        ("me caí de la bici haciendo un reparto", {"health"}),
+        # A technical course, university, a degree revalidated, delivering for iFood: work.
+        ("vale a pena fazer tecnico em enfermagem?", {"professional"}),
+        ("to pensando em largar o caminhao e fazer faculdade", {"professional"}),
+        ("soy venezolano y necesito revalidar mi título de ingeniero aquí", {"professional"}),
+        ("to rodando de ifood desde as 7 da manha", {"professional"}),
+        # A colleague at work is the work's; a single mother is a family.
+        ("meus colega de trabalho n colaboram com nada", {"professional"}),
+        ("soy madre soltera de dos niños", {"relationships"}),
+        # What gets one down, bothers or infuriates, and hating oneself: feelings.
+        ("me afastei de Deus e isso me deixa mal", {"counselor", "spiritual"}),
+        ("perdi 800 na bet ontem e to me odiando", {"counselor", "finance"}),
+        ("o pastor ta me cobrando dizimo e isso me incomoda", {"counselor", "finance", "spiritual"}),
+        ("meu colega de trabalho leva credito pelas minhas ideias e isso me deixa puta", {"counselor", "professional"}),
+    ],
+)
+def test_the_fifty_sixth_rounds_words(text, expected):
+    assert route(text, CHRISTIAN) == expected
