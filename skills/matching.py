@@ -345,7 +345,7 @@ _CAME_TO_BE_WHEN = re.compile(
 # Words that may come before a question's opening ("ah, e quem inventou...?", "enfim,
 # sabe quantos ossos tem o corpo humano?", "oye, ¿cuál es el planeta más grande?").
 _LEAD_IN = (
-    r"^\W*(?:(?:ah|e|and|y|ok|so|mas|but|pero|enfim|anyway|sabe|voce sabe|vc sabe|do you know|sabes|kk+|(?:ha)+|rs+"
+    r"^\W*(?:(?:ah|e|and|y|ok|so|mas|but|pero|enfim|anyway|sabe|voce sabe|vc sabe|tu sabe|tu sabes|do you know|sabes|kk+|(?:ha)+|rs+"
     r"|oye|oi|ei|o|uai|hey|hi|ola|hola|olha|mira|bom|bueno|well|entao|by the way|btw|alias|a proposito|por sinal"
     r"|por cierto|random q|random question|just curious|out of curiosity|so curiosidade|curiosidade|por curiosidade|por curiosidad|pregunta random|tche|bah"
     r"|oh|random|quick q|quick question|rapidinho|rapidao|pergunta rapida|uma pergunta|una pregunta|pregunta rapida"

@@ -586,6 +586,7 @@ def test_the_seventh_blind_rounds_classes(text, expected):
         ("tenho reunião com o diretor amanhã", "e quantas calorias tem uma tapioca?", ["health"]),
         ("minha fatura veio alta", "quem inventou o cartão de crédito?", ["general"]),
         ("tô exausta do plantão", "kkk sabe qual o maior rio do mundo?", ["general"]),
+        ("bah, paguei 420 no conserto do carro", "tu sabe qual o maior rio do brasil?", ["general"]),
         ("meu chefe me sobrecarrega", "can you recommend a good series for tonight?", ["general"]),
         ("la plata se me está acabando", "¿me recomiendas una película para esta noche?", ["general"]),
         ("me siento re solo", "che, ¿quién dirigía la selección en el 78?", ["general"]),
@@ -2841,4 +2842,30 @@ def test_the_fifty_fifth_rounds_words(text, expected):
     ],
 )
 def test_the_fifty_sixth_rounds_words(text, expected):
+    assert route(text, CHRISTIAN) == expected
+
+
+@pytest.mark.parametrize(
+    ("text", "expected"),
+    [
+        # Islam's words and unbelief told are faith; a prayer before sleep is no sleep.
+        ("I just took my shahada last month, how do I prepare for my first Ramadan?", {"spiritual"}),
+        ("I'm an atheist and my mother-in-law keeps pushing us to baptize our daughter", {"relationships", "spiritual"}),
+        ("me ensina uma oracao pra antes de dormir", {"spiritual"}),
+        # A vegan's vitamin and a glucose test are the body's; a gym owned is a business.
+        ("sou vegano, preciso tomar b12?", {"health"}),
+        ("hace 3 meses que soy vegana", {"health"}),
+        ("y yo también me hice el examen de glucosa", {"health"}),
+        ("tengo un gimnasio pequeño en Valencia", {"professional"}),
+        # Shaking after a row and losing sleep over it are feelings.
+        ("fiquei tremendo depois", {"counselor"}),
+        ("to perdendo o sono com isso", {"counselor", "health"}),
+        # A severance paid and what one gave looked up are money.
+        ("e a rescisao cai semana q vem", {"finance", "professional"}),
+        ("quanto eu ja dei pra igreja esse ano?", {"finance", "spiritual"}),
+        # "irmão" said to the listener is a way of speaking.
+        ("obrigado por ouvir, irmao", {"general"}),
+    ],
+)
+def test_the_fifty_seventh_rounds_words(text, expected):
     assert route(text, CHRISTIAN) == expected
