@@ -2869,3 +2869,34 @@ def test_the_fifty_sixth_rounds_words(text, expected):
 )
 def test_the_fifty_seventh_rounds_words(text, expected):
     assert route(text, CHRISTIAN) == expected
+
+
+@pytest.mark.parametrize(
+    ("text", "expected"),
+    [
+        # One's own chemotherapy, a headache in Spanish, an operation on oneself; a close one's chemo is theirs.
+        ("recen por mi, empiezo la quimio el lunes", {"health", "spiritual"}),
+        ("my mom starts chemo next week", {"relationships"}),
+        ("la altura me esta dando dolores de cabeza", {"health"}),
+        ("pero me operaron de la rodilla en agosto", {"health"}),
+        # Judaism's days and Zen practice are faith.
+        ("amanha comeca yom kippur, esse ano vou jejuar direito", {"spiritual"}),
+        ("comecei a meditar 20 min toda manha, pratica zen", {"spiritual"}),
+        # A thing too hard, a thing driving one mad, being bullied: feelings.
+        ("minha esposa ta em outro estado e a gente so se ve de 2 em 2 meses, ta dificil demais", {"counselor", "relationships"}),
+        ("meu orientador nao responde e isso ta me deixando louco", {"counselor"}),
+        ("os moleque da sala ficam me zoando pq sou gordo", {"counselor"}),
+        # A contribution paid, an account emptied, keeping the house alone: money.
+        ("o centro espirita pediu contribuicao de 50, registra ai", {"finance", "spiritual"}),
+        ("to no 3 mes de desemprego e a conta ta zerada, to mt mal", {"counselor", "finance", "professional"}),
+        # A job refused, pay docked, training to become a pastor, a craftswoman, a tailor, a final exam: work.
+        ("minha esposa quer q eu recuse a vaga em sp", {"professional", "relationships"}),
+        ("o dono da loterica descontou 200 do meu salario pq o caixa nao bateu", {"finance", "professional"}),
+        ("paguei 2 mil no curso de teologia pra virar pastor", {"finance", "professional", "spiritual"}),
+        ("sou artesa quilombola e vendo cesto de palha na feira", {"professional"}),
+        ("I'm a tailor in Aba, I sew agbada and kaftans", {"professional"}),
+        ("manana rindo el final de anatomia y no estudie nada", {"professional"}),
+    ],
+)
+def test_the_fifty_eighth_rounds_words(text, expected):
+    assert route(text, CHRISTIAN) == expected
