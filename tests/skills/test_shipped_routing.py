@@ -2900,3 +2900,27 @@ def test_the_fifty_seventh_rounds_words(text, expected):
 )
 def test_the_fifty_eighth_rounds_words(text, expected):
     assert route(text, CHRISTIAN) == expected
+
+
+@pytest.mark.parametrize(
+    ("text", "expected"),
+    [
+        # Books of the Bible and umbanda's gira are faith; "a paz, irmã" greets a sister in faith.
+        ("li filipenses 4 hj, o q significa tudo posso naquele que me fortalece?", {"spiritual"}),
+        ("ontem fui na gira e o preto velho me disse pra ter paciencia", {"spiritual"}),
+        ("a paz irma, domingo vou cantar no coral da igreja pela primeira vez", {"spiritual"}),
+        # An offering put in, a session's price, a profit in Spanish: money.
+        ("put R50 in the offering at church today", {"finance", "spiritual"}),
+        ("a fisio nova cobra 120 a sessao", {"finance", "health"}),
+        ("me quedaron como 150 mil de ganancia", {"finance"}),
+        # A knee done in, the harvest worked: the body, the work.
+        ("mate, did my knee in on site today", {"health"}),
+        ("to na colheita de cafe desde as 5, sol de rachar", {"professional"}),
+        # At the end of one's tether, alone in a new city, a God who seems not to listen: feelings.
+        ("to com vontade de chutar o balde, serio", {"counselor"}),
+        ("moved to Manchester last month and I don't know a soul", {"counselor"}),
+        ("I've been praying but I feel like God's not listening", {"counselor", "spiritual"}),
+    ],
+)
+def test_the_fifty_ninth_rounds_words(text, expected):
+    assert route(text, CHRISTIAN) == expected
