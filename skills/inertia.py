@@ -177,6 +177,9 @@ CHANGES_TOPIC: tuple[str, ...] = (
     "deixa pra la", "deixa quieto", "never mind", "nevermind", "olvidalo", "no importa",
     "switching topics", "switching subjects", "changing topics", "new topic", "different topic",
     "mudando o assunto", "trocando o assunto", "cambiando el tema", "otro asunto",
+    # Asking to talk of something else ("bora falar de outra coisa: quem ganhou a copa?").
+    "falar de outra coisa", "falar sobre outra coisa", "talk about something else",
+    "hablar de otra cosa", "hablemos de otra cosa",
 )
 
 

@@ -14,8 +14,12 @@ It is a second opinion, not a router (:meth:`LearnedOpinion.revise`):
 - when no pattern fires, a skill it is sure of (``ADD_AT``) is added, unless the message
   sets that topic aside or the skill is not in the catalog;
 - when patterns fire, a fired skill it is sure is wrong (``DROP_AT``) is dropped, if every
-  pattern that fired it is one the opinion was trained beside (the shipped SKILL.md's, kept
-  in its file): a pattern staff add in the admin, or a later round's, is never overruled;
+  pattern that fired it is one it saw misfire: a shipped pattern that fired that skill on
+  one of its training examples labelled without it (kept in its file, ``doubted_patterns``).
+  A pattern that never misfired there, one staff add in the admin, or a later round's, is
+  never overruled: the opinion's weights are surest on the wording it was trained on, and
+  a pattern with no known misfire beats its doubt on wording it has not met ("quero fazer
+  uma Lakshmi puja em casa" stays spiritual; docs/skills.md, round 60);
   and a skill it is surer of still (``JOIN_AT``) joins the fired ones ("o estresse do
   trabalho tá me dando gastrite": the patterns find work and the body, it adds the feeling),
   on the same conditions as adding;
@@ -121,8 +125,8 @@ class LearnedOpinion:
     intercepts: tuple[float, ...]
     words: _Part
     chars: _Part
-    # Per skill, the patterns it was trained beside: only what they alone fired may be dropped.
-    known_patterns: Mapping[str, frozenset[str]]
+    # Per skill, the shipped patterns it saw misfire: only what they alone fired may be dropped.
+    doubted_patterns: Mapping[str, frozenset[str]]
 
     def probabilities(self, normalized: str) -> dict[str, float]:
         """Each skill's probability that ``normalized`` (see lifeassistant.text.normalize) is about it."""
@@ -157,8 +161,8 @@ class LearnedOpinion:
         return frozenset(skill for skill, probability in probabilities.items() if probability >= LEAN_AT)
 
     def _overrules(self, skill: str, written: tuple[str, ...], probabilities: Mapping[str, float]) -> bool:
-        known = self.known_patterns.get(skill, frozenset())
-        return probabilities.get(skill, 1.0) <= DROP_AT and all(pattern in known for pattern in written)
+        doubted = self.doubted_patterns.get(skill, frozenset())
+        return probabilities.get(skill, 1.0) <= DROP_AT and all(pattern in doubted for pattern in written)
 
 
 def encode_part(entries: Mapping[str, Sequence[float]], skills: int) -> dict[str, Any]:
@@ -193,8 +197,8 @@ def from_data(data: Mapping[str, Any]) -> LearnedOpinion:
     if len(intercepts) != len(skills):
         raise ValueError("routing opinion: one intercept per skill expected")
     words, chars = (_decode_part(data[name], 1 + len(skills)) for name in ("words", "chars"))
-    known = {skill: frozenset(written) for skill, written in data.get("patterns", {}).items()}
-    return LearnedOpinion(skills, intercepts, words, chars, known)
+    doubted = {skill: frozenset(written) for skill, written in data.get("doubted_patterns", {}).items()}
+    return LearnedOpinion(skills, intercepts, words, chars, doubted)
 
 
 def training_digest(files: Iterable[Path]) -> str:

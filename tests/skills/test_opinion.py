@@ -33,10 +33,10 @@ SKILLS = shipped_definitions()
 NOW = datetime(2025, 3, 1, tzinfo=timezone.utc)
 
 
-def route(text: str, *, opinion: bool) -> set[str]:
+def route(text: str, *, opinion: bool, preferences: dict[str, bool] | None = None) -> set[str]:
     matcher = compile_matcher(SKILLS, shipped_opinion() if opinion else None)
     fired, set_aside = matcher.read(text)
-    decision = decide(SKILLS, fired, EMPTY_STATE, now=NOW, cue=topic_cue(text), set_aside=set_aside)
+    decision = decide(SKILLS, fired, EMPTY_STATE, now=NOW, preferences=preferences, cue=topic_cue(text), set_aside=set_aside)
     return {skill.name for skill in decision.active}
 
 
@@ -61,7 +61,7 @@ TINY = {
     "intercepts": [-2.0, -2.0],
     "words": encode_part({"conta": [1.0, 6.0, -1.0], "mae": [2.0, -1.0, 6.0], "hoje": [1.5, 0.0, 0.0]}, 2),
     "chars": encode_part({}, 2),
-    "patterns": {"finance": ["conta", "=boleto"], "relationships": ["mae"]},
+    "doubted_patterns": {"finance": ["conta", "=boleto"], "relationships": ["mae"]},
 }
 BOTH = {"finance", "relationships"}
 
@@ -108,11 +108,36 @@ def test_it_drops_a_fired_skill_it_is_sure_is_wrong_and_keeps_the_skills_it_does
     assert opinion.revise(fired, opinion.probabilities("mae"), catalog=BOTH) == {"relationships": ("mae",), "spiritual": ("igreja",)}
 
 
-def test_a_pattern_it_was_not_trained_beside_is_never_overruled():
-    """A pattern staff add in the admin ("xadrez"), or an amount the ledger noted, stands."""
+def test_a_pattern_it_never_saw_misfire_is_never_overruled():
+    """Only a pattern that misfired among its training examples is doubted: one that never did,
+    one staff add in the admin ("xadrez"), or an amount the ledger noted, stands."""
     opinion = from_data(TINY)
     assert opinion.revise({"finance": ("xadrez",)}, opinion.probabilities("mae"), catalog=BOTH)["finance"] == ("xadrez",)
     assert opinion.revise({"finance": ("conta", "xadrez")}, opinion.probabilities("mae"), catalog=BOTH)["finance"] == ("conta", "xadrez")
+
+
+@pytest.mark.parametrize(
+    ("text", "expected"),
+    [
+        # holdout-137/138, blind: the words beside "puja" and "batizou" were new to the opinion,
+        # which was sure the faith was wrong; neither pattern ever misfired in its examples.
+        ("Diwali is next week and I want to do a proper Lakshmi puja at home", {"spiritual"}),
+        ("minha filha se batizou", {"relationships", "spiritual"}),
+    ],
+)
+def test_the_shipped_opinion_does_not_overrule_a_pattern_that_never_misfired(text, expected):
+    christian = {"christian_perspective": True}
+    assert route(text, opinion=True, preferences=christian) == route(text, opinion=False, preferences=christian) == expected
+
+
+def test_the_doubted_patterns_are_those_that_fired_a_skill_on_an_example_labelled_without_it():
+    from skills.management.commands.train_routing_opinion import _doubted_patterns
+
+    texts = [normalize(text) for text in ("gastei 50 reais no mercado", "me conta uma coisa, qual o primeiro banco do brasil?")]
+    labels = [frozenset({"finance"}), frozenset({"general"})]
+    doubted = _doubted_patterns(["finance", "relationships"], texts, labels)
+    assert doubted["relationships"] == []
+    assert "banco" in " ".join(doubted["finance"]) and "gastei" not in doubted["finance"]
 
 
 def test_a_model_without_an_intercept_per_skill_or_a_row_per_feature_is_refused():

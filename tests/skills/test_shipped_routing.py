@@ -198,6 +198,9 @@ def test_a_conversation_combines_debts_with_the_feelings_and_the_sleep_they_cost
         ("estoy muy angustiada", "y encima tengo muchas deudas con la tarjeta", ["counselor", "finance"]),
         ("estou muito ansiosa", "mudando de assunto, quanto gastei com mercado esse mês?", ["finance"]),
         ("tengo mucha ansiedad", "cambiando de tema, ¿cuánto gasté este mes?", ["finance"]),
+        # Asking to talk of something else announces it too (holdout-139).
+        ("estou muito ansiosa", "bora falar de outra coisa: quem ganhou a copa de 2002?", ["general"]),
+        ("I feel so overwhelmed lately", "can we talk about something else? who won the 2002 world cup?", ["general"]),
     ],
 )
 def test_a_feeling_stays_with_the_topic_that_follows_unless_a_new_subject_is_announced(feeling, follow_up, expected):
@@ -2923,4 +2926,50 @@ def test_the_fifty_eighth_rounds_words(text, expected):
     ],
 )
 def test_the_fifty_ninth_rounds_words(text, expected):
+    assert route(text, CHRISTIAN) == expected
+
+
+@pytest.mark.parametrize(
+    ("text", "expected"),
+    [
+        # Moved by a message, dying of sorrow, not able to say no, hurt: feelings.
+        ("tô mexida, não sei se respondo", {"counselor"}),
+        ("Mi mamá está hospitalizada en Cochabamba y yo acá sin poder ir, me muero de pena", {"counselor", "relationships"}),
+        ("Meu cunhado me pediu 2 mil emprestado de novo e eu não sei dizer não", {"counselor", "finance", "relationships"}),
+        ("I'm kind of hurt tbh", {"counselor"}),
+        ("perdi minha vó semana passada e to destruída", {"counselor", "relationships"}),
+        # What to cook for him is no plea for advice.
+        ("o que eu faço de janta pra ele que seja saudável?", {"general"}),
+        # Teaching, leave from work, an offer received, a course, hectares, rides, a run of nights: work.
+        ("não aguento mais dar aula, juro", {"counselor", "professional"}),
+        ("será que eu peço afastamento?", {"professional"}),
+        ("Recebi a proposta da outra escola, pagam 800 a mais", {"professional"}),
+        ("mas eu quero fazer engenharia", {"professional"}),
+        ("vou ter que replantar 200 hectares de soja", {"professional"}),
+        ("hoy hice 22 carreras en la moto", {"professional"}),
+        ("just finished a run of four nights", {"professional"}),
+        # ... a job that pays badly is the job's; volunteering at the parish is faith, not a job.
+        ("o dono da rede onde trabalho paga mal demais", {"professional"}),
+        ("pensei em fazer trabalho voluntário na paróquia", {"spiritual"}),
+        # An internship's grant, a bus fare, a Colombian bonus, an offering, sales so far, saving up: money.
+        ("recebi a bolsa do estágio hoje 🤑", {"finance"}),
+        ("anota aí: 4,40 de passagem de ônibus", {"finance"}),
+        ("parce, me llegó la prima de diciembre", {"finance"}),
+        ("e dei 200 de oferta de gratidão", {"finance", "spiritual"}),
+        ("cuánto llevo vendido esta semana?", {"finance"}),
+        ("quantos meses eu preciso guardar?", {"finance"}),
+        # A miscarriage, a sunburn, a bad back in Spain: the body; 'bub' is a baby.
+        ("Can't stop crying since the miscarriage", {"counselor", "health"}),
+        ("to com o ombro todo queimado de sol", {"health"}),
+        ("llevo una semana fatal de la espalda", {"health"}),
+        ("Our bub is 3 weeks old and I'm running on 3 hours sleep", {"health", "relationships"}),
+        # A Zen hall, an elder on mission, Lakshmi, the Gita, a seminarian's vocation: faith.
+        ("Sat for 45 minutes this morning at the zendo", {"spiritual"}),
+        ("Sou élder, tô em missão em Manaus faz 4 meses", {"spiritual"}),
+        ("I want to do a proper Lakshmi puja at home", {"spiritual"}),
+        ("what does the Bhagavad Gita say about doing your duty?", {"spiritual"}),
+        ("to no seminário e às vezes duvido da minha vocação", {"spiritual"}),
+    ],
+)
+def test_the_sixtieth_rounds_words(text, expected):
     assert route(text, CHRISTIAN) == expected

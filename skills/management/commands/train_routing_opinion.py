@@ -15,6 +15,7 @@ from django.core.management.base import BaseCommand, CommandError, CommandParser
 
 from lifeassistant.text import normalize
 from skills.evaluation import NEW_USER_LABELLED_SETS, load_jsonl
+from skills.matching import compile_matcher
 from skills.management.commands.bootstrap import SHIPPED_SKILLS
 from skills.opinion import (
     READ_CHARS,
@@ -63,7 +64,7 @@ class Command(BaseCommand):
         files: list[Path] = sorted(options["files"] or Path(settings.BASE_DIR).glob(DEFAULT_FILES))
         if not files:
             raise CommandError(f"No labelled files ({DEFAULT_FILES} matches nothing here).")
-        texts, labels = _examples(files)
+        texts, labels = _messages(files)
         skills = sorted({skill for label in labels for skill in label} - {"general"})
         parts = {
             "words": TfidfVectorizer(analyzer=word_features, min_df=MIN_DOCUMENTS, sublinear_tf=True),
@@ -82,7 +83,7 @@ class Command(BaseCommand):
             "skills": skills,
             "intercepts": [float(model.intercept_[0]) for model in models],
             "trained_on": {"files": [file.name for file in files], "sha256": training_digest(files)},
-            "patterns": _shipped_patterns(skills),
+            "doubted_patterns": _doubted_patterns(skills, *_messages(files, every_turn=True)),
         }
         offset = 0
         for name, vectorizer in parts.items():
@@ -115,6 +116,8 @@ class Command(BaseCommand):
             raise CommandError(f"{output}: {error}") from None
         if shipped.get("trained_on") != trained["trained_on"] or list(opinion.skills) != skills:
             raise CommandError(f"{output} was trained on other files, labels or skills: retrain it.")
+        if shipped.get("doubted_patterns") != trained["doubted_patterns"]:
+            raise CommandError(f"{output} doubts other patterns than the shipped skills' give now: retrain it.")
         drift = _drift(opinion, texts, skills, expected)
         if drift > MAX_PROBABILITY_DRIFT:
             raise CommandError(f"{output} differs from what training gives (probabilities drift {drift:.4f}): retrain it.")
@@ -149,19 +152,25 @@ def _serialized(data: dict[str, Any]) -> str:
     return "{\n" + ",\n".join(lines) + "\n}\n"
 
 
-def _shipped_patterns(skills: list[str]) -> dict[str, list[str]]:
-    """The shipped SKILL.md patterns of ``skills``, as written: the ones the opinion may overrule."""
+def _doubted_patterns(skills: list[str], texts: list[str], labels: list[frozenset[str]]) -> dict[str, list[str]]:
+    """Per skill of ``skills``, the shipped SKILL.md patterns that fired it on a message
+    labelled without it: the only ones the opinion may overrule (skills/opinion.py). Every
+    turn of a conversation counts here: its label may hold more than its text says (inertia
+    keeps skills), never a skill its labeller saw the text name and left out."""
     definitions = [parsed.definition for _, parsed in read_skill_dir(SHIPPED_SKILLS) if parsed.definition]
-    return {
-        definition.name: sorted(set(definition.trigger_patterns))
-        for definition in definitions
-        if definition.name in skills
-    }
+    matcher = compile_matcher(definitions)
+    doubted: dict[str, set[str]] = {skill: set() for skill in skills}
+    for text, label in zip(texts, labels):
+        for skill, written in matcher.read(text)[0].items():
+            if skill in doubted and skill not in label:
+                doubted[skill].update(written)
+    return {skill: sorted(written) for skill, written in doubted.items()}
 
 
-def _examples(files: list[Path]) -> tuple[list[str], list[frozenset[str]]]:
-    """Each single message and each conversation's first turn, normalized, with its skills
-    (later turns carry inertia, so their labels are not their text's alone)."""
+def _messages(files: list[Path], *, every_turn: bool = False) -> tuple[list[str], list[frozenset[str]]]:
+    """Each single message and each conversation's first turn (``every_turn``: all its turns),
+    normalized, with its skills. The opinion learns from first turns only: later ones carry
+    inertia, so their labels are not their text's alone."""
     texts: list[str] = []
     labels: list[frozenset[str]] = []
     for file in files:
@@ -173,7 +182,8 @@ def _examples(files: list[Path]) -> tuple[list[str], list[frozenset[str]]]:
             stated = line.get("preferences")
             if (stated is None and file.name in NEW_USER_LABELLED_SETS) or (stated is not None and not (stated and all(stated.values()))):
                 continue  # labelled for a user with a skill off: not the text's topic alone
-            message = line["conversation"][0] if "conversation" in line else line
-            texts.append(normalize(message["text"])[:READ_CHARS])
-            labels.append(frozenset(message["skills"]))
+            turns = line["conversation"] if "conversation" in line else [line]
+            for message in turns if every_turn else turns[:1]:
+                texts.append(normalize(message["text"])[:READ_CHARS])
+                labels.append(frozenset(message["skills"]))
     return texts, labels
