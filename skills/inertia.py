@@ -82,8 +82,10 @@ que calor hoje" is general).
 
 A skill only the learned opinion suggests (:data:`~skills.opinion.LEARNED`: no pattern fired)
 counts as a trigger when nothing is kept. While skills are kept it joins them only when the
-message refers back (b); otherwise the conversation goes on with them ("corri 5 km" then "log
-it" is health, though "log it" alone reads as a ledger's word).
+message refers back (b), or when it is the counselor, a feeling that stays with the topic (c)
+in words no pattern names ("meu namorado terminou comigo" then "tô destruído" is counselor and
+relationships); otherwise the conversation goes on with them ("corri 5 km" then "log it" is
+health, though "log it" alone reads as a ledger's word).
 
 News of a close one (rule g) told by a pronoun, with no word of the user's own, while a
 people skill is kept, is theirs: "minha mãe vai operar a vesícula" then "ela tá tranquila, o
@@ -654,8 +656,9 @@ def decide(
         if cue in (Cue.CHANGES_TOPIC, Cue.ABOUT_THE_WORLD) or (cue is Cue.SMALL_TALK and not triggered)
         else _kept_by_inertia(state, allowed, inertia_messages, set_aside)
     )
-    if kept and triggered and cue is not Cue.REFERS_BACK and _only_learned(matched):
-        # The learned opinion does not interrupt a conversation (see the module's docstring).
+    if kept and triggered and cue is not Cue.REFERS_BACK and _only_learned(matched) and not _only_companions(triggered):
+        # The learned opinion does not interrupt a conversation (see the module's docstring);
+        # a feeling it reads joins the topic kept (rule c).
         triggered = []
     if (
         triggered
@@ -714,6 +717,11 @@ def decide(
             messages_since_detection=state.messages_since_detection + 1,
         ),
     )
+
+
+def _only_companions(triggered: Sequence[SkillDefinition]) -> bool:
+    """Whether every skill fired is a companion (the counselor), which joins a topic kept."""
+    return all(skill.name in COMPANION_SKILLS for skill in triggered)
 
 
 def _only_learned(matched: Mapping[str, Sequence[str]]) -> bool:

@@ -24,7 +24,8 @@ It is a second opinion, not a router (:meth:`LearnedOpinion.revise`):
   trabalho tá me dando gastrite": the patterns find work and the body, it adds the feeling),
   on the same conditions as adding;
 - otherwise the patterns stand. Inertia and combination then decide as before, except that
-  what the opinion alone suggests does not interrupt a conversation, and a topic kept that it
+  what the opinion alone suggests does not interrupt a conversation (a feeling it reads
+  joins the topic kept: skills.inertia, rule c), and a topic kept that it
   still leans to (``LEAN_AT``, :meth:`LearnedOpinion.leaning`) is one the message goes on with
   (skills.inertia, rule h).
 

@@ -212,6 +212,16 @@ def test_a_topic_kept_that_the_opinion_still_reads_in_the_next_message_stays():
     assert converse("gastei 50 no mercado", "corri 5 km hoje", opinion=True)[1] == {"health"}
 
 
+def test_a_feeling_only_the_opinion_reads_joins_the_topic_kept_and_nothing_else_interrupts():
+    """Rule c with the opinion: "tô destruído" after a break-up names the feeling in words no
+    pattern knows (dev-10, holdout-12, -38, -64, -91, -125 label it so); a ledger's word the
+    opinion alone reads still does not interrupt a run."""
+    breakup = ("meu namorado terminou comigo ontem", "tô destruído")
+    assert converse(*breakup, opinion=False)[1] == {"relationships"}
+    assert converse(*breakup, opinion=True)[1] == {"counselor", "relationships"}
+    assert converse("corri 5 km hoje", "log it", opinion=True)[1] == {"health"}
+
+
 def test_the_shipped_weights_are_trained_on_every_labelled_set_as_it_is_now():
     """Retrain (manage.py train_routing_opinion) after a labelled set changes; .ci/run checks
     that training gives these very weights (--check)."""

@@ -2973,3 +2973,21 @@ def test_the_fifty_ninth_rounds_words(text, expected):
 )
 def test_the_sixtieth_rounds_words(text, expected):
     assert route(text, CHRISTIAN) == expected
+
+
+@pytest.mark.parametrize(
+    ("text", "expected"),
+    [
+        # A meal, a fare or fuel noted down, or looked up, is money.
+        ("anota 32 de almoço", {"finance"}),
+        ("quanto foi de combustível em setembro?", {"finance"}),
+        # ... while the weight one had, a back that hurt all shift, are the body's.
+        ("quanto eu tava pesando mês passado?", {"health"}),
+        ("y encima hoy me dolió la espalda todo el turno", {"health", "professional"}),
+        # A series to binge is leisure; "uma saudade" of one's mother, a feeling.
+        ("recommend me a thriller series to binge", {"general"}),
+        ("égua, tô com uma saudade da minha mãe, ela mora lá em Santarém", {"counselor", "relationships"}),
+    ],
+)
+def test_the_sixty_first_rounds_words(text, expected):
+    assert route(text, CHRISTIAN) == expected
