@@ -14,8 +14,8 @@ It is a second opinion, not a router (:meth:`LearnedOpinion.revise`):
 - when no pattern fires, a skill it is sure of (``ADD_AT``) is added, unless the message
   sets that topic aside or the skill is not in the catalog;
 - when patterns fire, a fired skill it is sure is wrong (``DROP_AT``) is dropped, if every
-  pattern that fired it is one it saw misfire: a shipped pattern that fired that skill on
-  one of its training examples labelled without it (kept in its file, ``doubted_patterns``).
+  pattern that fired it is one it saw misfire: a shipped pattern that fired that skill on a
+  labelled message (any turn) labelled without it (kept in its file, ``doubted_patterns``).
   A pattern that never misfired there, one staff add in the admin, or a later round's, is
   never overruled: the opinion's weights are surest on the wording it was trained on, and
   a pattern with no known misfire beats its doubt on wording it has not met ("quero fazer

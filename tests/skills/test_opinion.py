@@ -109,7 +109,7 @@ def test_it_drops_a_fired_skill_it_is_sure_is_wrong_and_keeps_the_skills_it_does
 
 
 def test_a_pattern_it_never_saw_misfire_is_never_overruled():
-    """Only a pattern that misfired among its training examples is doubted: one that never did,
+    """Only a pattern that misfired on a labelled message is doubted: one that never did,
     one staff add in the admin ("xadrez"), or an amount the ledger noted, stands."""
     opinion = from_data(TINY)
     assert opinion.revise({"finance": ("xadrez",)}, opinion.probabilities("mae"), catalog=BOTH)["finance"] == ("xadrez",)
@@ -120,7 +120,7 @@ def test_a_pattern_it_never_saw_misfire_is_never_overruled():
     ("text", "expected"),
     [
         # holdout-137/138, blind: the words beside "puja" and "batizou" were new to the opinion,
-        # which was sure the faith was wrong; neither pattern ever misfired in its examples.
+        # which was sure the faith was wrong; neither pattern ever misfired on a labelled line.
         ("Diwali is next week and I want to do a proper Lakshmi puja at home", {"spiritual"}),
         ("minha filha se batizou", {"relationships", "spiritual"}),
     ],

@@ -15,8 +15,8 @@ from django.core.management.base import BaseCommand, CommandError, CommandParser
 
 from lifeassistant.text import normalize
 from skills.evaluation import NEW_USER_LABELLED_SETS, load_jsonl
-from skills.matching import compile_matcher
 from skills.management.commands.bootstrap import SHIPPED_SKILLS
+from skills.matching import compile_matcher
 from skills.opinion import (
     READ_CHARS,
     SHIPPED_PATH,
