@@ -54,6 +54,11 @@ LEDGER_SKILLS: frozenset[str] = frozenset({"finance"})
 # uber e fiz 280 conto"), is the ledger's, not this skill's (see skills.inertia and
 # skills.matching, "takings").
 EARNED_FROM: frozenset[str] = frozenset({"professional"})
+# Skills that hear the user tell their trade ("sou enfermeira", "I'm a nurse", "soy abogada"):
+# the trade's words are the job, not the body or feelings they name ("sou psicóloga"), and a
+# trade told with no other topic is a lasting fact about the user's work (see skills.matching,
+# "one's trade").
+TRADE_SKILLS: frozenset[str] = frozenset({"professional"})
 DEFAULT_PRIORITY = 5
 
 

@@ -420,7 +420,10 @@ _SPEAKS_OF_US = re.compile(
 _ASKS_FOR_A_JOKE = re.compile(
     r"^\W*(?:(?:ah|ok|entao|so|then|bueno|pues|agora|now|ahora)\W+)?(?:me\W+)?(?:conta|conte|contar|tell|cuenta|"
     r"cuentame|contame|manda|mande|sabe|know|dime|fala|solta)(?:\W+me)?(?:\W+[\w'-]+){0,3}?\W+"
-    r"(?:piada|piadas|piadinha|joke|jokes|chiste|chistes|charada|riddle|trocadilho|pun|puns)(?!\w)"
+    r"(?:piada|piadas|piadinha|joke|jokes|chiste|chistes|charada|riddle|trocadilho|pun|puns"
+    # ... or a curious fact, as a pause from what was said ("me conta uma curiosidade qualquer",
+    # "tell me a fun fact", "cuéntame un dato curioso").
+    r"|curiosidade|curiosidades|fun fact|fun facts|random fact|dato curioso|datos curiosos|curiosidad)(?!\w)"
 )
 # Words by which a message speaks of the user (or of "us"): a question holding one is
 # about the user's own life, never trivia ("quantos dias eu tenho de férias?").

@@ -45,6 +45,9 @@ do not hear it ("meu irmão tá com depressão"; :func:`close_one_spans`), but t
 about them ("raiva do meu cunhado") and a close one's death, the user's grief, they do.
 Food paid for is an expense's category, not the diet: in "gasté 450 pesos en la comida" the
 skills of the body do not hear "comida" (:func:`food_paid_for_spans`).
+One's trade told is the job's: in "sou médica" or "I'm a registered nurse" only the skills of
+work (``TRADE_SKILLS``) hear the trade, and a trade told with no other topic fires them
+(:func:`trade_spans`, :data:`TRADE_TOLD`).
 
 A topic the user sets aside fires nothing: in "não quero falar de trabalho hoje" or
 "I don't want to talk about money", up to three words after the phrase (:data:`SETS_ASIDE`),
@@ -100,6 +103,7 @@ from skills.domain import (
     OWN_BODY_SKILLS,
     OWN_LIFE_SKILLS,
     PEOPLE_SKILLS,
+    TRADE_SKILLS,
     SkillDefinition,
 )
 from skills.opinion import LearnedOpinion
@@ -523,13 +527,13 @@ _THIRD_PERSON = (
     "passou", "comecou", "precisa", "acordou", "quebrou", "machucou", "caiu", "ama", "adora", "gosta", "odeia",
     "entrou", "quer", "faz", "fara", "opera", "operou", "sente", "sentiu", "sofre", "sofreu", "toma", "tomou",
     "internou", "piorou", "melhorou", "pegou", "saiu", "sale", "salio", "salga", "recebeu", "recibio", "received",
-    "amanheceu", "amanecio",
+    "amanheceu", "amanecio", "vomitou", "vomito",
     # Going back to something ("meu marido volta a trabalhar segunda", "mi mamá volvió al hospital").
     "volta", "voltou", "vuelve", "volvio", "went back", "goes back",
     # What happens in their work ("meu primo arrumou emprego", "meu filho presta ENEM").
     "arrumou", "conseguiu", "perdeu", "descobriu", "presta", "trabalha", "comeca", "largou", "mudou",
     "is", "was", "has", "had", "got", "goes", "went", "needs", "broke", "fell", "keeps", "loves", "likes", "hates",
-    "wants", "takes", "took", "feels", "felt", "suffers", "gets",
+    "wants", "takes", "took", "feels", "felt", "suffers", "gets", "threw", "throws", "vomited",
     "just", "lost", "quit", "started", "works", "landed",
     "fue", "tiene", "tuvo", "va", "sigue", "necesita", "se", "odia", "quiere", "entro", "hace", "hizo",
     "tomo", "siente", "sufre",  # "toma" and "opera" are Portuguese's too, above
@@ -681,9 +685,20 @@ def food_paid_for_spans(normalized: str) -> list[tuple[int, int]]:
     return [found.span(1) for found in _FOOD_PAID_FOR.finditer(normalized)]
 
 
+# A look-up asked again for another category, the figure left unsaid ("e só de comida?", "and on
+# groceries?", "¿y en comida?"): the category alone, after "e"/"and"/"y" and a preposition, is
+# no topic of its own, so inertia keeps the look-up's skills (and a body's topic, if it was one).
+_ASKED_AGAIN_FOR = re.compile(
+    r"^\W*(?:e|and|y)\s+(?:(?:so|only|just|solo)\s+)?(?:de|com|em|no|na|nos|nas|on|for|in|en|con|da|do)\s+"
+    r"((?:[\w'-]+\s*){1,3}?)\W*$"
+)
+
+
 def looked_up_category_spans(normalized: str) -> list[tuple[int, int]]:
     """The spans of ``normalized`` naming what a spending look-up asks about."""
-    return [found.span(1) for found in _LOOKED_UP_CATEGORY.finditer(normalized)]
+    spans = [found.span(1) for found in _LOOKED_UP_CATEGORY.finditer(normalized)]
+    again = _ASKED_AGAIN_FOR.match(normalized)
+    return spans + [again.span(1)] if again else spans
 
 
 # A day's takings from gig work, told with their figure, are the ledger's ("rodei 9h de uber hj e
@@ -724,6 +739,68 @@ def tells_gig_takings(normalized: str) -> bool:
     )
 
 
+# One's trade told ("sou enfermeira", "oi, só pra vc saber: sou técnica de enfermagem", "I'm a
+# registered nurse", "I work as a cashier", "soy abogada"): the trade's words, with what follows
+# "de"/"em"/"of"/"in" ("professora de educação física", "enfermeira no hospital"), are the job,
+# so only the skills of work (``TRADE_SKILLS``) hear them: "sou médica" and "sou psicóloga" are
+# no body and no feeling of the user's. A trade told with no other topic is a lasting fact about
+# the user's work and fires those skills (:data:`TRADE_TOLD`); told as a preface to another topic
+# ("sou caminhoneiro e minhas costas tão me matando", "I'm a nurse and I miss my kids") it adds
+# nothing, as the labelled sets have it.
+TRADE_TOLD = "(a trade told)"
+_TRADES_PT = (
+    r"enfermeir[oa]|medic[oa]|professor[a]?|advogad[oa]|engenheir[oa]|contador[a]?|vendedor[a]?|cozinheir[oa]"
+    r"|garcom|garconete|caixa|faxineir[oa]|diarista|domestica|cabeleireir[oa]|manicure|pedreiro|eletricista"
+    r"|encanador|mecanic[oa]|programador[a]?|desenvolvedor[a]?|dev|designer|jornalista|psicolog[oa]|terapeuta"
+    r"|dentista|farmaceutic[oa]|fisioterapeuta|nutricionista|nutri|policial|bombeir[oa]|soldado|militar|vigilante"
+    r"|vigia|porteir[oa]|recepcionista|secretari[oa]|atendente|motoboy|entregador[a]?|motorista|caminhoneir[oa]"
+    r"|taxista|costureir[oa]|arquitet[oa]|veterinari[oa]|bancari[oa]|servidor[a]?|funcionari[oa]|autonom[oa]"
+    r"|empresari[oa]|estagiari[oa]|estudante|gerente|analista|assistente|auxiliar|tecnic[oa]|operador[a]?"
+    r"|agricultor[a]?|pescador[a]?|padeir[oa]|confeiteir[oa]|fotograf[oa]|consultor[a]?|corretor[a]?|pedagog[oa]"
+    r"|cuidador[a]?|baba|biomedic[oa]|fonoaudiolog[oa]|jardineir[oa]|marceneir[oa]|pintor[a]?|zelador[a]?|carteiro"
+    r"|tatuador[a]?|barbeir[oa]|esteticista|maquiador[a]?|feirante|economista|administrador[a]?|publicitari[oa]"
+    r"|redator[a]?|tradutor[a]?|interprete|pesquisador[a]?|piloto|comissari[oa]|freelancer|frila|socorrista"
+)
+_TRADES_EN = (
+    r"nurse|doctor|physician|surgeon|teacher|professor|lawyer|attorney|engineer|accountant|cashier|waiter|waitress"
+    r"|server|bartender|barista|cook|chef|driver|trucker|mechanic|electrician|plumber|carpenter|programmer"
+    r"|developer|dev|designer|journalist|dentist|pharmacist|physiotherapist|therapist|psychologist|nutritionist"
+    r"|dietitian|cop|police officer|firefighter|soldier|receptionist|secretary|salesman|saleswoman|cleaner"
+    r"|housekeeper|janitor|hairdresser|barber|architect|veterinarian|vet tech|banker|consultant|freelancer"
+    r"|contractor|manager|analyst|assistant|technician|paramedic|caregiver|nanny|farmer|fisherman|baker"
+    r"|photographer|student|intern|pilot|flight attendant|translator|interpreter|social worker|realtor|tailor"
+    r"|welder|security guard|courier|scientist|researcher|librarian|midwife"
+)
+# Spanish words spelled otherwise than in Portuguese (both lists follow "sou" and "soy").
+_TRADES_ES = (
+    r"enfermer[oa]|maestr[oa]|profesor[a]?|abogad[oa]|ingenier[oa]|cajer[oa]|meser[oa]|camarer[oa]|cociner[oa]"
+    r"|chofer|conductor[a]?|plomer[oa]|fontaner[oa]|desarrollador[a]?|disenador[a]?|policia|bomber[oa]"
+    r"|peluquer[oa]|arquitect[oa]|costurer[oa]|albanil|carpinter[oa]|panader[oa]|estudiante|pasante|becari[oa]"
+    r"|ninera|repartidor[a]?|camioner[oa]|asistente|obrer[oa]|emprendedor[a]?|traductor[a]?|electricista|periodista"
+)
+_TRADE_TOLD = re.compile(
+    # Not a trade said in passing to make a point ("y eso que soy farmacéutica, es re terca").
+    r"(?<!\w)(?<!que )(?:(?:(?:eu|yo)\s+)?(?:sou|soy)(?:\s+(?:um|uma|un|una))?"
+    r"|(?:(?:eu|yo)\s+)?(?:trabalho|trabajo|atuo)\s+(?:como|de)(?:\s+(?:um|uma|un|una))?)\s+"
+    rf"((?:{_TRADES_PT}|{_TRADES_ES})(?!\w)"
+    r"(?:\s+(?:de|do|da|em|no|na|en|del)\s+[\w'-]+(?:\s+(?!e|y|mas|pero)[\w'-]+)?)?)"
+    # ... in English with its article, and up to two words before the trade ("a registered nurse").
+    r"|(?<!\w)(?:i'm|im|i am|i work as|work as)\s+(?:a|an)\s+"
+    rf"((?:[\w'-]+\s+){{0,2}}?(?:{_TRADES_EN})(?!\w)(?:\s+(?:of|in|at)\s+[\w'-]+(?:\s+(?!and|but)[\w'-]+)?)?)"
+)
+
+
+def trade_spans(normalized: str) -> list[tuple[int, int]]:
+    """The spans of ``normalized`` naming the user's own trade (see ``_TRADE_TOLD``)."""
+    return _last_group_spans(_TRADE_TOLD, normalized)
+
+
+def _last_group_spans(pattern: re.Pattern[str], normalized: str) -> list[tuple[int, int]]:
+    """The span of the group that matched, for each match of ``pattern``, whose alternatives
+    hold one group each (so the one that matched is the match's last group)."""
+    return [found.span(found.lastindex or 0) for found in pattern.finditer(normalized)]
+
+
 # Text quoted for a writing task ("traduz pra inglês: 'a reunião foi adiada'", "fix the grammar:
 # \"their going to the gym\"") is the task's material, not the user's topic: no skill reads it;
 # so is a word whose meaning is asked ("o que significa 'burnout'?").
@@ -752,7 +829,7 @@ _ADDRESSED = re.compile(
 
 def address_spans(normalized: str) -> list[tuple[int, int]]:
     """The spans of ``normalized`` that address the listener (see ``_ADDRESSED``)."""
-    return [found.span(found.lastindex or 0) for found in _ADDRESSED.finditer(normalized)]
+    return _last_group_spans(_ADDRESSED, normalized)
 
 
 def quoted_for_writing_spans(normalized: str) -> list[tuple[int, int]]:
@@ -1040,6 +1117,8 @@ class TriggerMatcher:
         skills: frozenset[str] = frozenset(),
     ) -> None:
         self._ledger_skills = ledger_skills
+        self._trade_skills = tuple(sorted(skills & TRADE_SKILLS))
+        self._not_of_trade = skills - TRADE_SKILLS
         self._opinion = opinion
         self._skills = skills  # the enabled skills' names, which the opinion may add
         self._table = _prefix_table(patterns)
@@ -1095,9 +1174,10 @@ class TriggerMatcher:
         """What the patterns alone find in ``normalized``: the skills fired, the skills set aside."""
         assert self._regex is not None  # checked by read()
         ledger = ledger_line(normalized) if self._ledger_skills else None
+        trades = trade_spans(normalized) if self._trade_skills else []
         hits = self._hits(normalized)
         if not hits:
-            return self._ledger(ledger, {}), frozenset()
+            return self._ledger(ledger, self._trade(trades, {})), frozenset()
         aside = set_aside_spans(normalized)
         set_aside: frozenset[str] = frozenset()
         if aside:
@@ -1113,7 +1193,7 @@ class TriggerMatcher:
             material = _Spans(unread)
             hits = [hit for hit in hits if not material.overlaps(hit[1], hit[2])]
         # A pet's body, and a close one's body, work and feelings, are theirs; a category looked up or
-        # paid for is the ledger's; the rides of gig takings are the work's.
+        # paid for is the ledger's; the rides of gig takings, and one's trade, are the work's.
         about_them, how_they_are = close_one_spans(normalized)
         gigs = gig_spans(normalized)
         theirs_by_kind = (
@@ -1123,6 +1203,7 @@ class TriggerMatcher:
             (looked_up_category_spans(normalized), OWN_BODY_SKILLS),
             (food_paid_for_spans(normalized), OWN_BODY_SKILLS),
             (gigs, OWN_BODY_SKILLS),
+            (trades, self._not_of_trade),
         )
         for spans, own_skills in theirs_by_kind:
             if spans:
@@ -1145,9 +1226,16 @@ class TriggerMatcher:
         found = {skill: tuple(written) for skill, written in fired.items()}
         if gigs and not LEDGER_SKILLS.isdisjoint(found):
             found = {skill: written for skill, written in found.items() if skill not in EARNED_FROM}
+        found = self._trade(trades, found)
         if ledger is not None:
             found = self._ledger(ledger, found)
         return found, set_aside - found.keys()
+
+    def _trade(self, trades: list[tuple[int, int]], fired: dict[str, tuple[str, ...]]) -> dict[str, tuple[str, ...]]:
+        """What a trade told fires: the trade skills when nothing else did (see ``_TRADE_TOLD``)."""
+        if not trades or fired:
+            return fired
+        return {skill: (TRADE_TOLD,) for skill in self._trade_skills}
 
     def _ledger(self, ledger: str | None, fired: dict[str, tuple[str, ...]]) -> dict[str, tuple[str, ...]]:
         """What a ledger line fires: the ledger skills, and of ``fired`` only the people it

@@ -2991,3 +2991,57 @@ def test_the_sixtieth_rounds_words(text, expected):
 )
 def test_the_sixty_first_rounds_words(text, expected):
     assert route(text, CHRISTIAN) == expected
+
+
+@pytest.mark.parametrize(
+    ("text", "expected"),
+    [
+        # One's trade told with no other topic is a lasting fact about one's work, in the three
+        # languages, with or without a greeting before it or a qualifier after it.
+        ("sou enfermeira", {"professional"}),
+        ("oi, só pra vc saber: sou enfermeira", {"professional"}),
+        ("I'm a registered nurse", {"professional"}),
+        ("I work as a cashier", {"professional"}),
+        ("soy electricista", {"professional"}),
+        # ... and the trade's words are the job, not the user's body or feelings.
+        ("sou médica", {"professional"}),
+        ("sou psicóloga", {"professional"}),
+        ("I'm a dentist", {"professional"}),
+        ("sou nutri e abri meu consultório faz 6 meses", {"professional"}),
+        # Told as a preface to another topic, or in passing to make a point, it adds nothing.
+        ("I'm a nurse and I miss my kids so much", {"counselor", "relationships"}),
+        ("sou estudante e tô sem grana pro aluguel", {"finance"}),
+        # A diet told is the body's; disappointment is a feeling; a salary negotiated is work.
+        ("just so you know, I'm vegetarian", {"health"}),
+        ("soy vegetariano", {"health"}),
+        ("I'm lactose intolerant", {"health"}),
+        ("kinda disappointed tbh", {"counselor"}),
+        ("I want to negotiate my salary", {"professional"}),
+    ],
+)
+def test_the_sixty_second_rounds_words(text, expected):
+    assert route(text, CHRISTIAN) == expected
+
+
+@pytest.mark.parametrize(
+    ("messages", "expected"),
+    [
+        # A curious fact asked for is a pause about the world: the feeling is not kept, nor
+        # while the pause goes on.
+        (
+            ("to me sentindo muito sozinha esses dias", "me conta uma curiosidade qualquer", "kkk q doido"),
+            [{"counselor"}, {"general"}, {"general"}],
+        ),
+        (("I'm so stressed lately", "tell me a fun fact", "haha nice"), [{"counselor"}, {"general"}, {"general"}]),
+        # A look-up asked again for another category is the same look-up, food or not.
+        (("quanto gastei este mês?", "e só de comida?", "nossa ta alto"), [{"finance"}, {"finance"}, {"finance"}]),
+        (("how much did I spend this week?", "and on groceries?"), [{"finance"}, {"finance"}]),
+        # A trade said in passing while speaking of someone adds no work.
+        (
+            ("mi mamá es re terca", "ya le dije mil veces, y eso que soy farmacéutica jaja"),
+            [{"relationships"}, {"relationships"}],
+        ),
+    ],
+)
+def test_round_sixty_two_s_conversations(messages, expected):
+    assert follow(*messages) == expected
