@@ -214,6 +214,9 @@ LOOKS_UP: tuple[str, ...] = (
     "qto eu torrei", "qto torrei", "quanto ja mandei", "quanto eu ja mandei", "quanto mandei", "qnt eu gastei",
     "qnto eu gastei", "qto eu gastei", "quais contas faltam", "que cuentas me faltan", "which bills are still unpaid",
     "which bills are due", "quais foram minhas ultimas",
+    # Instalments left or bills due asked for ("quais parcelas ainda faltam?", "e o que vence essa semana?").
+    "quais parcelas", "que parcelas", "o que vence", "oq vence", "o que ainda vence", "what's due", "whats due",
+    "what is due", "que cuotas me faltan", "which instalments", "which installments",
     "quanto eu pesava", "quanto pesava", "how much did i weigh", "cuanto pesaba", "quanto eu pesei", "qto eu pesei",
     "quanto pesei", "what was my weight", "qual era meu peso", "qual era o meu peso", "cual era mi peso",
     "qual era meu colesterol", "qual era minha pressao",
@@ -373,6 +376,14 @@ _LEISURE_SUGGESTIONS = re.compile(
     r"|(?<!\w)(?:indicacao|indicacoes|sugestao|sugestoes|dica|dicas|recomendacao|recomendacoes|recomendacion|"
     r"recomendaciones|sugerencia|sugerencias)\W+(?:de|para)\W+(?:um\W+|uma\W+|un\W+|una\W+)?(?:filme|filmes|"
     r"serie|series|livro|livros|musica|musicas|podcast|pelicula|peliculas|libro|libros|anime|novela|novelas|jogo|jogos)(?!\w)"
+    # ... or a good one asked for ("what's a good movie tonight?", "algum filme bom pra hoje?", "¿una buena
+    # película para ver?").
+    r"|^\W*(?:(?:and|e|y|ok|so|entao)\W+)?(?:what's|whats|what is|any|qual|qual e|qual o|algum|alguma|um|uma"
+    r"|cual es|alguna|alguno|una|un)\W+(?:a\W+|um\W+|uma\W+|una\W+|un\W+)?(?:(?:good|great|bom|boa|buen|buena)\W+)?"
+    r"(?:movie|film|book|series|show|podcast|filme|livro|serie|pelicula|libro)s?\W+"
+    r"(?:(?:bom|boa|buena|bueno)\W+)?(?:to watch|to read|tonight|for tonight|pra hoje|para hoje|pra ver|para ver|pra ler"
+    r"|para leer|para hoy|para esta noche|hoje|hoy)(?!\w)"
+    r"|(?<!\w)(?:good|great)\s+(?:movie|film|book|series|show|podcast)s?\s+(?:to watch|to read|tonight|for tonight)(?!\w)"
 )
 # A recipe asked for starts afresh like leisure ("me passa uma receita de brigadeiro?", "what's a
 # good apple pie recipe?"), not a prescription ("receita de remédio", "receta de lentes") nor

@@ -281,6 +281,8 @@ ABOUT_THE_WORLD: tuple[str, ...] = (
     "q horas sao em", "what time is it in", "que hora es en",
     "quem e considerado o", "quem e considerado a", "who is considered the", "quien es considerado el",
     "quien es considerada la", "who painted", "quem pintou", "quien pinto", "dato curioso", "fun fact about",
+    # How long a race or a thing of the world is ("how long is a marathon in miles?").
+    "how long is a", "how many miles is a", "how many km is a",
     "uma curiosidade sobre",
 )
 # Enough words for "quem foi o primeiro médico a usar anestesia numa cirurgia?".
@@ -418,6 +420,14 @@ _LEDGER_ITEM = (
 # More purchases on the same line, a whole number allowed after the first ("coffee 4.50, parking 12").
 _LEDGER_MORE = rf"(?:\s*[,;+/]\s*|\s+(?:e|and|y)\s+)(?:{_LEDGER_ITEM}|{_LEDGER_WORDS}\s+\d+)"
 _LEDGER_LINE = re.compile(rf"^\W*{_LEDGER_ITEM}(?:{_LEDGER_MORE}){{0,5}}[\s.!]*$")
+# ... or a sum given to note down, with the place it was spent at ("log 45 at the pharmacy",
+# "registra 45 na farmácia", "anota 32 no mercado"): a whole number is a sum here, the place
+# its category.
+_NOTED_AT = re.compile(
+    rf"^\W*(?:log|anota|anote|anota ai|registra|registre|lanca|apunta|apuntame)\s+(?:{_CURRENCY}\s?)?{_NUMBER}"
+    rf"(?:[.,]\d{{1,2}})?\s+(?:(?:reais|dollars|bucks|pesos|conto|contos)\s+)?(?:at|no|na|em|en)\s+"
+    rf"(?:(?:the|a|o|la|el)\s+)?{_LEDGER_WORDS}[\s.!]*$"
+)
 
 
 _SIGNED = re.compile(_CURRENCY)
@@ -436,6 +446,8 @@ _NOT_A_PURCHASE: frozenset[str] = frozenset({
 def ledger_line(normalized: str) -> str | None:
     """:data:`LEDGER_LINE` or :data:`LEDGER_AMOUNT` when ``normalized`` is only a purchase
     and its amount ("uber R$ 23", "mercado 187,40"), else None."""
+    if _NOTED_AT.match(normalized):
+        return LEDGER_LINE
     if not _LEDGER_LINE.match(normalized) or not _NOT_A_PURCHASE.isdisjoint(_WORD.findall(normalized)):
         return None
     return LEDGER_LINE if _SIGNED.search(normalized) else LEDGER_AMOUNT
@@ -527,7 +539,7 @@ _THIRD_PERSON = (
     "passou", "comecou", "precisa", "acordou", "quebrou", "machucou", "caiu", "ama", "adora", "gosta", "odeia",
     "entrou", "quer", "faz", "fara", "opera", "operou", "sente", "sentiu", "sofre", "sofreu", "toma", "tomou",
     "internou", "piorou", "melhorou", "pegou", "saiu", "sale", "salio", "salga", "recebeu", "recibio", "received",
-    "amanheceu", "amanecio", "vomitou", "vomito",
+    "amanheceu", "amanecio", "vomitou", "vomito", "tirou",
     # Going back to something ("meu marido volta a trabalhar segunda", "mi mamá volvió al hospital").
     "volta", "voltou", "vuelve", "volvio", "went back", "goes back",
     # What happens in their work ("meu primo arrumou emprego", "meu filho presta ENEM").

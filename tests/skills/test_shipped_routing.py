@@ -3045,3 +3045,45 @@ def test_the_sixty_second_rounds_words(text, expected):
 )
 def test_round_sixty_two_s_conversations(messages, expected):
     assert follow(*messages) == expected
+
+
+@pytest.mark.parametrize(
+    ("text", "expected"),
+    [
+        # Sleep lost over money, told in the past, is the worry's too (the specification's §6.2).
+        ("nao consegui dormir pensando na fatura do cartao", {"counselor", "finance", "health"}),
+        # A racing mind, what leaves one low, not knowing how to pay: feelings.
+        ("my mind won't stop racing about my thesis defense", {"counselor", "professional"}),
+        ("meu namorado quer comprar carro antes do ape e isso ta me deixando mal", {"counselor", "finance", "relationships"}),
+        # A sum given to note down at a place is an expense, the place its category.
+        ("log 45 at the pharmacy", {"finance"}),
+        ("registra 45 na farmácia", {"finance"}),
+        ("log 8 hours of sleep", {"health"}),
+        # Water in litres, a final exam, a prayer asked for someone with "ora".
+        ("log 2L of water", {"health"}),
+        ("I have my organic chemistry final on Monday", {"professional"}),
+        ("ora pelo meu marido", {"relationships", "spiritual"}),
+        # A child's grade is the child's.
+        ("minha filha tirou 10 na prova de ciencias!!", {"relationships"}),
+    ],
+)
+def test_the_sixty_third_rounds_words(text, expected):
+    assert route(text, CHRISTIAN) == expected
+
+
+@pytest.mark.parametrize(
+    ("messages", "expected"),
+    [
+        # A good film asked for is leisure: the topics before it are not kept.
+        (("I weigh 82kg today", "and I paid 60 for the gym this month", "what's a good movie tonight?"),
+         [{"health"}, {"finance", "health"}, {"general"}]),
+        (("o prazo do relatório é amanhã", "algum filme bom pra hoje?"), [{"professional"}, {"general"}]),
+        # Instalments left or what falls due, asked, are the records' own.
+        (("nao consegui dormir pensando na fatura do cartao", "quais parcelas ainda faltam?"),
+         [{"counselor", "finance", "health"}, {"finance"}]),
+        # A sum noted, then corrected and confirmed, stays the expense.
+        (("log 45 at the pharmacy", "no, 40 not 45", "yes"), [{"finance"}, {"finance"}, {"finance"}]),
+    ],
+)
+def test_round_sixty_three_s_conversations(messages, expected):
+    assert follow(*messages) == expected
