@@ -281,6 +281,10 @@ ABOUT_THE_WORLD: tuple[str, ...] = (
     "q horas sao em", "what time is it in", "que hora es en",
     "quem e considerado o", "quem e considerado a", "who is considered the", "quien es considerado el",
     "quien es considerada la", "who painted", "quem pintou", "quien pinto", "dato curioso", "fun fact about",
+    # The first of a thing of the world, and when it was created ("qual foi o primeiro cartão de crédito
+    # do mundo?", "e o pix, foi criado quando?").
+    "qual foi o primeiro", "qual foi a primeira", "what was the first", "cual fue el primer", "cual fue la primera",
+    "foi criado quando", "foi criada quando", "foi inventado quando", "foi inventada quando", "was created when",
     # How long a race or a thing of the world is ("how long is a marathon in miles?").
     "how long is a", "how many miles is a", "how many km is a",
     "uma curiosidade sobre",

@@ -156,12 +156,12 @@ def test_the_opinion_reads_only_the_opening_of_a_long_paste():
     assert opinion.probabilities(opening + "x " * 50_000) == opinion.probabilities(opening + "y " * 50_000)
 
 
-# Blind-set messages the patterns route wrong and the opinion right (holdout-69/70, docs/skills.md).
+# Blind-set messages the patterns route wrong and the opinion right (holdout-69/70, dev-30, docs/skills.md).
 @pytest.mark.parametrize(
     ("text", "patterns", "revised"),
     [
         ("levei a Mel no veterinario, 350 a consulta 🐶", {"general"}, {"finance"}),
-        ("qual foi o primeiro banco do brasil?", {"finance"}, {"general"}),
+        ("o que é bitcoin?", {"finance"}, {"general"}),
         ("tenho entrevista na sexta pra vaga de caixa no banco", {"finance", "professional"}, {"professional"}),
         ("me indica uma musica triste pra ouvir kkkk", {"counselor"}, {"general"}),
         # A skill it is surer of joins the ones patterns fired (holdout-88 and -71).

@@ -3087,3 +3087,21 @@ def test_the_sixty_third_rounds_words(text, expected):
 )
 def test_round_sixty_three_s_conversations(messages, expected):
     assert follow(*messages) == expected
+
+
+@pytest.mark.parametrize(
+    ("text", "expected"),
+    [
+        # A shift at the pharmacy, driving the bus, a higher salary asked for: work.
+        ("fiz plantao de 12h na farmacia hj", {"professional"}),
+        ("as costas tao me matando de tanto dirigir o onibus", {"health", "professional"}),
+        ("no sé si pedir más sueldo", {"counselor", "professional"}),
+        # Days without smoking and a pregnancy's scan by its week: the body.
+        ("day 12 without a cigarette", {"health"}),
+        ("had my 20 week scan today", {"health"}),
+        # The first of a thing of the world is trivia.
+        ("qual foi o primeiro cartao de credito do mundo?", {"general"}),
+    ],
+)
+def test_the_sixty_fourth_rounds_words(text, expected):
+    assert route(text, CHRISTIAN) == expected
