@@ -74,7 +74,11 @@ h. with no cue either way, is still about a topic kept in the learned opinion's 
    "sou motoboy e machuquei o joelho ontem" then "sem entrega sem dinheiro né, o aluguel vence
    semana que vem" reads the work in it and is finance, health and professional; "gastei 50 no
    mercado" then "corri 5 km hoje" reads nothing of money and is health alone (below).
-   Without the opinion (``SKILLS_LEARNED_OPINION=false``) this rule is off.
+   Without the opinion (``SKILLS_LEARNED_OPINION=false``) this rule is off; or
+i. fires money alone while the user's own work is kept (:data:`~skills.domain.EARNED_FROM`):
+   money made or spent while the work is spoken of is the work's too ("comecei a vender
+   brigadeiro na facul" then "vendi 40 hj, a 3 reais cada" is finance and professional),
+   except one's own pay named (``Cue.ONES_PAY``: "o salário caiu hoje, 3.200" is finance).
 
 The weather, or last night's game, is small talk (``_SMALL_TALK``): naming no one and firing
 nothing, it keeps nothing, like a question about the world ("paguei o condomínio" then "nossa,
@@ -468,6 +472,14 @@ _I_DID_PT = re.compile(
 
 # An amount stated ("custou 600", "$280", "950 al mes").
 _AN_AMOUNT = re.compile(r"\d")
+# One's own pay, named ("o salário caiu", "payday", "hoy cobré la jubilación"): the ledger's
+# alone, even while the work it is earned from is spoken of (docs/routing-labelling.md: "payday
+# / a salary received is finance").
+_ONES_PAY = _phrases_regex((
+    "salario", "salarios", "sueldo", "pagamento", "holerite", "contracheque", "proventos", "aposentadoria",
+    "13o", "decimo terceiro", "paycheck", "payday", "salary", "wages", "pension", "jubilacion", "aguinaldo",
+    "quincena",
+))
 # Spanish money verbs in the first person of the past, which fold into other words' shape
 # ("pagué la luz", "gasté 200").
 _I_PAID_ES = _phrases_regex(("pague", "gaste", "compre", "recibi", "cobre", "transferi", "deposite", "saque", "ahorre"))
@@ -511,6 +523,7 @@ class Cue(Enum):
     SMALL_TALK = "small_talk"
     SHARED_COST = "shared_cost"
     BARE_ANSWER = "bare_answer"
+    ONES_PAY = "ones_pay"
 
 
 def topic_cue(text: str) -> Cue:
@@ -525,7 +538,8 @@ def topic_cue(text: str) -> Cue:
     "e quantos dias eu tenho de férias?" and "quantos reais tem nisso?" are not. Asking
     for a film, a book or a song to enjoy counts the same ("can you suggest a good movie?").
     The weather, naming no one, is small talk; an amount stated as "ours", or with no word of
-    the user's own ("o vestido custou 600"), may be a close one's cost (``SHARED_COST``).
+    the user's own ("o vestido custou 600"), may be a close one's cost (``SHARED_COST``), and one's
+    own pay named ("o salário caiu") is the ledger's alone (``ONES_PAY``).
     """
     normalized = normalize(text)
     if (
@@ -558,6 +572,8 @@ def topic_cue(text: str) -> Cue:
         return Cue.SMALL_TALK
     if _is_bare_answer(normalized):
         return Cue.BARE_ANSWER
+    if _ONES_PAY.search(normalized) and not _SPEAKS_OF_US.search(normalized):
+        return Cue.ONES_PAY
     if _SPEAKS_OF_US.search(normalized) or (_AN_AMOUNT.search(normalized) and not _of_the_user(normalized)):
         return Cue.SHARED_COST
     return Cue.NONE
@@ -781,7 +797,7 @@ def _combination(
 def _topics_co_occur(
     triggered: Sequence[SkillDefinition], kept: Sequence[SkillDefinition], cue: Cue, leaning: Collection[str] = ()
 ) -> bool:
-    """Tell whether the fired skills join the kept ones (rules a to e of the docstring);
+    """Tell whether the fired skills join the kept ones (rules a to i of the docstring);
     a look-up asks its own domain alone, and after an announced new subject nothing is
     kept, so this is not asked."""
     if cue is Cue.LOOKS_UP:
@@ -807,6 +823,14 @@ def _topics_co_occur(
         )
         # Rule h: the learned opinion still reads a kept topic in the message.
         or (cue is Cue.NONE and any(skill.name in leaning for skill in kept))
+        # Rule i: money made or spent while the work is spoken of is the work's too ("comecei a
+        # vender brigadeiro na facul", then "vendi 40 hj, a 3 reais cada"; "a prefeitura deu prazo
+        # pra renovar o alvará", then "paguei 280 da taxa"), except one's own pay.
+        or (
+            cue is not Cue.ONES_PAY
+            and fired <= LEDGER_SKILLS
+            and any(skill.name in EARNED_FROM for skill in kept)
+        )
     )
 
 

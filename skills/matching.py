@@ -288,6 +288,9 @@ ABOUT_THE_WORLD: tuple[str, ...] = (
     # How long a race or a thing of the world is ("how long is a marathon in miles?").
     "how long is a", "how many miles is a", "how many km is a",
     "uma curiosidade sobre",
+    # The age at which someone of the world did a thing ("vc sabe com quantos anos a rainha elizabeth
+    # morreu?"); "com quantos anos eu..." speaks of the user.
+    "com quantos anos", "how old was", "a que edad murio", "con cuantos anos",
 )
 # Enough words for "quem foi o primeiro médico a usar anestesia numa cirurgia?".
 ABOUT_THE_WORLD_WORDS = 8
@@ -532,6 +535,8 @@ RELATIVES: tuple[str, ...] = (
     "viejo", "vieja",
     # A grandmother as the British and Australians name her ("my nan's in hospital").
     "nan", "nana", "nanna", "granny", "grandad", "granddad",
+    # Godparents of one's child, close as family in Brazil ("minha comadre tá doente"); grandchildren.
+    "comadre", "compadre", "grandson", "granddaughter", "grandkid", "grandkids", "grandchild", "grandchildren",
 )
 _THIRD_PERSON = (
     # What they found out or were told of themselves ("minha mãe descobriu que tá com diabetes",

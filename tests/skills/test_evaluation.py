@@ -188,9 +188,9 @@ def test_the_shipped_skills_route_the_dev_set_with_at_least_95_percent_exact_mat
 
 
 def test_the_learned_opinion_lifts_the_labelled_sets_together():
-    """Patterns alone: 28,217 of 31,634 samples (89.2%); with the opinion, trained on these very
-    sets, 29,106 (92.0%) (round 64). On sets it had not seen it moved a blind pair's score by
-    -4.4 to +7.0 points, mostly up (docs/skills.md, rounds 56-64)."""
+    """Patterns alone: 28,873 of 32,337 samples (89.3%); with the opinion, trained on these very
+    sets, 29,794 (92.1%) (round 65). On sets it had not seen it moved a blind pair's score by
+    -4.4 to +7.0 points, mostly up (docs/skills.md, rounds 56-65)."""
     skills = shipped_definitions()
     totals = {}
     for opinion in (None, shipped_opinion()):
@@ -258,14 +258,14 @@ def test_the_learned_opinion_lifts_the_labelled_sets_together():
      ("routing-holdout-89.jsonl", 0.98), ("routing-holdout-90.jsonl", 0.935),
      ("routing-holdout-91.jsonl", 0.81), ("routing-holdout-92.jsonl", 0.85),
      ("routing-holdout-93.jsonl", 0.87), ("routing-holdout-94.jsonl", 0.94),
-     ("routing-holdout-95.jsonl", 0.81), ("routing-holdout-96.jsonl", 0.825),
+     ("routing-holdout-95.jsonl", 0.795), ("routing-holdout-96.jsonl", 0.825),
      ("routing-holdout-97.jsonl", 0.965), ("routing-holdout-98.jsonl", 0.91),
      ("routing-holdout-99.jsonl", 0.73), ("routing-holdout-100.jsonl", 0.93),
      ("routing-holdout-101.jsonl", 0.71), ("routing-holdout-102.jsonl", 0.75),
      ("routing-holdout-103.jsonl", 0.67), ("routing-holdout-104.jsonl", 0.67),
      ("routing-holdout-105.jsonl", 0.65), ("routing-holdout-106.jsonl", 0.77),
      ("routing-holdout-107.jsonl", 0.65), ("routing-holdout-108.jsonl", 0.86),
-     ("routing-holdout-109.jsonl", 0.52), ("routing-holdout-110.jsonl", 0.83),
+     ("routing-holdout-109.jsonl", 0.50), ("routing-holdout-110.jsonl", 0.83),
      ("routing-holdout-111.jsonl", 0.59), ("routing-holdout-112.jsonl", 0.88),
      ("routing-holdout-113.jsonl", 0.57), ("routing-holdout-114.jsonl", 0.80),
      ("routing-holdout-115.jsonl", 0.93), ("routing-holdout-116.jsonl", 0.935),
@@ -274,9 +274,9 @@ def test_the_learned_opinion_lifts_the_labelled_sets_together():
      ("routing-holdout-121.jsonl", 0.67), ("routing-holdout-122.jsonl", 0.93),
      ("routing-holdout-123.jsonl", 0.85), ("routing-holdout-124.jsonl", 0.925),
      ("routing-holdout-125.jsonl", 0.86), ("routing-holdout-126.jsonl", 0.945),
-     ("routing-holdout-129.jsonl", 0.78), ("routing-holdout-130.jsonl", 0.91),
+     ("routing-holdout-129.jsonl", 0.755), ("routing-holdout-130.jsonl", 0.91),
      ("routing-holdout-131.jsonl", 0.83), ("routing-holdout-132.jsonl", 0.91),
-     ("routing-holdout-133.jsonl", 0.655), ("routing-holdout-134.jsonl", 0.905),
+     ("routing-holdout-133.jsonl", 0.65), ("routing-holdout-134.jsonl", 0.905),
      ("routing-holdout-135.jsonl", 0.76), ("routing-holdout-136.jsonl", 0.90),
      ("routing-holdout-137.jsonl", 0.77), ("routing-holdout-138.jsonl", 0.90),
      ("routing-holdout-139.jsonl", 0.80), ("routing-holdout-140.jsonl", 0.91),
@@ -285,7 +285,9 @@ def test_the_learned_opinion_lifts_the_labelled_sets_together():
      ("routing-holdout-147.jsonl", 0.94), ("routing-holdout-148.jsonl", 0.97),
      ("routing-holdout-149.jsonl", 0.77), ("routing-holdout-150.jsonl", 0.89),
      ("routing-holdout-151.jsonl", 0.92), ("routing-holdout-152.jsonl", 0.95),
-     ("routing-holdout-153.jsonl", 0.86), ("routing-holdout-154.jsonl", 0.89)]
+     ("routing-holdout-153.jsonl", 0.86), ("routing-holdout-154.jsonl", 0.89),
+     ("routing-holdout-155.jsonl", 0.86), ("routing-holdout-156.jsonl", 0.94),
+     ("routing-holdout-157.jsonl", 0.78), ("routing-holdout-158.jsonl", 0.935)]
 )
 def test_the_shipped_skills_route_the_later_dev_sets_above_their_floor(name, floor):
     """All written blind (68.7%, 78.0%, 65.7%, 69.3%, 79.1%, 80.6%, 68.9%, 79.1%, 88.2%, 84.0%, 84.7%,
@@ -387,9 +389,16 @@ def test_the_shipped_skills_route_the_later_dev_sets_above_their_floor(name, flo
     the opinion (73.5%, 86.7%, 90.8% and 94.7% on the patterns alone), then read for round 63's words;
     holdout-153 (conversations of a pharmacist, a bus driver, a pregnant woman, a widower, a man
     quitting smoking) and -154, written the same way after round 63 and scored once, 77.7% and 93.3%
-    with the opinion (80.9% and 89.3% on the patterns alone), then read for round 64's words);
+    with the opinion (80.9% and 89.3% on the patterns alone), then read for round 64's words;
+    holdout-155 (conversations of people aged 50 to 70: pensions, grandchildren, check-ups, a small
+    trade) and -156, and holdout-157 (conversations of young adults: a first job, flatmates, exams, a
+    side hustle) and -158, written the same way after round 64 and scored once, 72.2%, 90.0%, 78.3% and
+    95.3% with the opinion (69.8%, 86.7%, 72.2% and 94.0% on the patterns alone), then read for round
+    65's rule i and words);
     now floors, of the patterns alone (the learned opinion is measured below)
-    against regressions. holdout-34 labels a look-back narrowing (a turn that fires one of
+    against regressions. holdout-95, -109, -129 and -133 label money made or spent while the work
+    is spoken of finance alone, where holdout-111, -123, -131, -137 and -155 to -157 join it to the
+    work; rule i (round 65) follows the latter, and their floors were lowered. holdout-34 labels a look-back narrowing (a turn that fires one of
     two topics kept drops the other) that the earlier sets do not, hence its low floor. dev-3, dev-6 and dev-8 label a quarrel alone relationships only, which
     now also brings the counselor, and dev-3, dev-10, dev-11 and holdout-3 label a relative in
     hospital with health, which is now the user's own body only (docs/skills.md); dev-2, dev-10

@@ -445,6 +445,10 @@ def test_an_explicit_skill_does_not_combine_with_inertia():
         ("de comida.", Cue.BARE_ANSWER),
         ("dormi mal", Cue.NONE),
         ("sí, ponlo en comida", Cue.BARE_ANSWER),
+        # One's own pay named is the ledger's; "our" pay is shared.
+        ("o salário caiu hoje, 3.200", Cue.ONES_PAY),
+        ("Hoy cobré la jubilación", Cue.ONES_PAY),
+        ("we'll have to live on my paycheck for a while", Cue.SHARED_COST),
         # "outra coisa," opening a message announces a new subject too.
         ("outra coisa, quanto tá a conta de luz?", Cue.CHANGES_TOPIC),
         # A return said bare ("enfim, voltando,"), and takings looked up ("quanto eu já fiz?").

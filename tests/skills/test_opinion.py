@@ -204,12 +204,15 @@ def converse(*texts: str, opinion: bool) -> list[set[str]]:
 
 
 def test_a_topic_kept_that_the_opinion_still_reads_in_the_next_message_stays():
-    """Rule h of skills.inertia: the work stays when money follows a motorbike courier's fall
-    (holdout-76); a run after groceries reads nothing of money and replaces it."""
-    fall = ("sou motoboy e machuquei o joelho ontem", "sem entrega sem dinheiro né, o aluguel vence semana que vem")
-    assert converse(*fall, opinion=False)[1] == {"finance"}
-    assert converse(*fall, opinion=True)[1] == {"finance", "health", "professional"}
+    """Rule h of skills.inertia: the run stays when the race's fee follows it (holdout-101); a
+    run after groceries reads nothing of money and replaces it. (After a courier's fall, "sem
+    entrega sem dinheiro" keeps the work and the knee by rule i too, with or without the opinion.)"""
+    race = ("fiz 15km no longão hj, pace 5:40", "paguei 260 na inscrição da meia de SP, nem posso perder")
+    assert converse(*race, opinion=False)[1] == {"finance"}
+    assert converse(*race, opinion=True)[1] == {"finance", "health"}
     assert converse("gastei 50 no mercado", "corri 5 km hoje", opinion=True)[1] == {"health"}
+    fall = ("sou motoboy e machuquei o joelho ontem", "sem entrega sem dinheiro né, o aluguel vence semana que vem")
+    assert converse(*fall, opinion=False)[1] == converse(*fall, opinion=True)[1] == {"finance", "health", "professional"}
 
 
 def test_a_feeling_only_the_opinion_reads_joins_the_topic_kept_and_nothing_else_interrupts():

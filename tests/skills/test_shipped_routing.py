@@ -3105,3 +3105,43 @@ def test_round_sixty_three_s_conversations(messages, expected):
 )
 def test_the_sixty_fourth_rounds_words(text, expected):
     assert route(text, CHRISTIAN) == expected
+
+
+@pytest.mark.parametrize(
+    ("text", "expected"),
+    [
+        # A small trade of one's own, told: work.
+        ("faço consertos de roupa em casa", {"professional"}),
+        ("Vendo empanadas los fines de semana", {"professional"}),
+        ("recebi uma encomenda de 50 salgados pra festa de sabado", {"professional"}),
+        # A pension come in is money; a grandchild is family; a lunch with a friend is no meeting.
+        ("Social security came in today", {"finance"}),
+        ("Hoy cobré la jubilación", {"finance"}),
+        ("Spent $320 on flights to go see the grandkids", {"finance", "relationships"}),
+        ("He lives two hours away, we're meeting for lunch Sunday", {"general"}),
+        # A cataract operated is the body; the godmother's illness is hers; the age a queen died is trivia.
+        ("vou operar catarata semana q vem", {"health"}),
+        ("minha comadre ta mt doente", {"relationships"}),
+        ("vc sabe com quantos anos a rainha elizabeth morreu", {"general"}),
+    ],
+)
+def test_the_sixty_fifth_rounds_words(text, expected):
+    assert route(text, CHRISTIAN) == expected
+
+
+@pytest.mark.parametrize(
+    ("messages", "expected"),
+    [
+        # Money made or spent while one's own work is spoken of is the work's too (rule i) ...
+        (("comecei a vender brigadeiro na facul", "vendi 40 hj, a 3 reais cada"),
+         [{"professional"}, {"finance", "professional"}]),
+        (("a prefeitura deu prazo ate sexta pra renovar o alvará", "paguei 280 da taxa hj"),
+         [{"professional"}, {"finance", "professional"}]),
+        # ... but one's pay come in is the ledger's alone, and so is a sum looked up.
+        (("tive reunião com meu chefe hoje", "o salário caiu hoje, 3.200"), [{"professional"}, {"finance"}]),
+        (("comecei a vender brigadeiro na facul", "quanto eu gastei de ingredientes esse mes?"),
+         [{"professional"}, {"finance"}]),
+    ],
+)
+def test_round_sixty_five_s_conversations(messages, expected):
+    assert follow(*messages) == expected
