@@ -211,6 +211,10 @@ LOOKS_UP: tuple[str, ...] = (
     "quanto eu tenho na", "quanto eu tenho no", "qual o meu saldo", "qual meu saldo", "qual e meu saldo",
     "what's my", "whats my", "what is my", "how much do i have", "how much is in my", "how much is left in my",
     "cual es mi saldo", "cuanto tengo en", "cuanto me queda", "cuanto llevo gastado", "quanto me resta",
+    # What is in an account of one's own ("quanto tem na minha poupança?"), and what was spent,
+    # asked as "we" or in the past ("quanto a gente gastou de fralda?", "what did I spend on takeout?").
+    "quanto tem na minha", "quanto tem no meu", "cuanto hay en mi", "quanto a gente gastou", "quanto a gente gasta",
+    "what did i spend", "what have i spent",
     # A sum, a balance, a weight or hours of sleep looked up, as people type them ("qto eu
     # torrei de delivery em abril?", "quanto eu pesava em janeiro?", "qtas horas eu dormi?").
     "quanto tenho de saldo", "quanto eu tenho de saldo", "cuanto tengo de saldo", "qual o saldo", "qual e o saldo",

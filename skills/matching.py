@@ -291,6 +291,8 @@ ABOUT_THE_WORLD: tuple[str, ...] = (
     # The age at which someone of the world did a thing ("vc sabe com quantos anos a rainha elizabeth
     # morreu?"); "com quantos anos eu..." speaks of the user.
     "com quantos anos", "how old was", "a que edad murio", "con cuantos anos",
+    # Where a place of the world lies ("onde fica a cidade de barreiras?").
+    "onde fica a cidade", "where is the city of", "donde queda la ciudad",
 )
 # Enough words for "quem foi o primeiro médico a usar anestesia numa cirurgia?".
 ABOUT_THE_WORLD_WORDS = 8

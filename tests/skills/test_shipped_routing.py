@@ -3145,3 +3145,47 @@ def test_the_sixty_fifth_rounds_words(text, expected):
 )
 def test_round_sixty_five_s_conversations(messages, expected):
     assert follow(*messages) == expected
+
+
+@pytest.mark.parametrize(
+    ("text", "expected"),
+    [
+        # The children named as a group, a child by age: family.
+        ("Compré los útiles escolares de los dos niños, 180 mil pesos", {"finance", "relationships"}),
+        ("My 13 year old is on his phone till 2am every night", {"relationships"}),
+        # A renovation's cost, the dog's food with its price, money sent home, a tip: money.
+        ("a reforma da cozinha ja passou de 20 mil", {"finance"}),
+        ("ração do cachorro: 230", {"finance"}),
+        ("meu gato ta sem comer ração faz 2 dias", {"general"}),
+        ("mandei 300 pra minha mae no nordeste", {"finance", "relationships"}),
+        # The body after a shift is the body's; rostered all week, nursing studied: work.
+        ("minhas costas tao me matando depois do plantao", {"health"}),
+        ("can you pray with me before my shift", {"spiritual"}),
+        ("estoy pensando en estudiar enfermeria", {"professional"}),
+        # A pet's vaccine is the pet's; the children asleep are no one's sleep.
+        ("paguei 210 na vacina do gato", {"finance"}),
+        ("e chego em casa com as crianças ja dormindo", {"relationships"}),
+        # A cold coming, an ankle twisted; unseen, humiliated; a city of the world.
+        ("I think I'm coming down with a cold", {"health"}),
+        ("twisted my ankle on the site this morning", {"health"}),
+        ("I feel like nobody sees me", {"counselor"}),
+        ("onde fica a cidade de barreiras?", {"general"}),
+    ],
+)
+def test_the_sixty_sixth_rounds_words(text, expected):
+    assert route(text, CHRISTIAN) == expected
+
+
+@pytest.mark.parametrize(
+    ("messages", "expected"),
+    [
+        # What is in one's own account, what "we" spent, what I spent last month: the records' own.
+        (("meu filho ta com febre", "quanto tem na minha poupanca?"), [{"relationships"}, {"finance"}]),
+        (("My wife and I want to cut $500 from our monthly spending", "what did I spend on takeout last month?"),
+         [{"finance", "relationships"}, {"finance"}]),
+        (("to feliz mas com medo pq a grana ja ta curta", "quanto a gente gastou de fralda no ultimo mes?"),
+         [{"counselor", "finance"}, {"finance"}]),
+    ],
+)
+def test_round_sixty_six_s_conversations(messages, expected):
+    assert follow(*messages) == expected
